@@ -1,0 +1,61 @@
+// Builds the three bundles: extension host (CJS, vscode external), CLI (CJS), webview (browser IIFE).
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production') || !watch;
+const require = createRequire(import.meta.url);
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'inline',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: ['webview-ui/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+mkdirSync('dist', { recursive: true });
+// sql.js loads its WebAssembly from disk at run time; ship it beside the bundles.
+const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
+if (existsSync('webview-ui/style.css')) copyFileSync('webview-ui/style.css', 'dist/webview.css');
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('watching…');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  chmodSync('dist/cli.js', 0o755);
+}

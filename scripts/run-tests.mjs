@@ -1,0 +1,51 @@
+// Runs the whole suite with node's built-in test runner (one runner for the repo).
+// Usage: node scripts/run-tests.mjs [unit|integration|e2e ...] [--grep substring]
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const grepIndex = args.indexOf('--grep');
+const grep = grepIndex >= 0 ? args[grepIndex + 1] : undefined;
+const suites = args.filter((a, i) => !a.startsWith('--') && (grepIndex < 0 || i !== grepIndex + 1));
+const selected = suites.length ? suites : ['unit', 'integration', 'e2e'];
+
+function walk(dir) {
+  let out = [];
+  let entries = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out = out.concat(walk(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+let failed = false;
+for (const suite of selected) {
+  let files = walk(join('test', suite)).sort();
+  if (grep) files = files.filter((f) => f.includes(grep));
+  if (files.length === 0) continue;
+  if (suite === 'e2e') {
+    const setup = spawnSync('bash', ['scripts/setup-e2e.sh'], { stdio: 'inherit' });
+    if (setup.status !== 0) {
+      console.error('e2e setup failed');
+      process.exit(1);
+    }
+  }
+  console.log(`\n=== ${suite}: ${files.length} files ===`);
+  // e2e files each start a code-server + Chromium: run them one at a time.
+  const concurrency = suite === 'e2e' ? '1' : '2';
+  const res = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    { stdio: 'inherit', env: { ...process.env, LOCALHARNESS_TEST: '1' } },
+  );
+  if (res.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);

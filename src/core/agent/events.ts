@@ -1,0 +1,50 @@
+// Everything that happens in a turn is one of these events, on one stream.
+import type { RiskLevel } from '../tools/tool';
+
+export type TurnEndReason =
+  | 'completed'
+  | 'task_completion'
+  | 'ask_question'
+  | 'max_rounds'
+  | 'cancelled'
+  | 'error';
+
+export type AgentEvent =
+  | { type: 'turn_start'; turnId: string; message: string }
+  | { type: 'round_start'; round: number }
+  | { type: 'status'; message: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
+  | { type: 'approval_request'; id: string; name: string; risk: RiskLevel; title: string; detail: string }
+  | { type: 'approval_result'; id: string; name: string; approved: boolean; scope?: string; reason?: string }
+  | { type: 'tool_progress'; id: string; name: string; message: string }
+  | { type: 'tool_result'; id: string; name: string; ok: boolean; content: string; display?: string; denied?: boolean; durationMs: number }
+  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  | { type: 'notice'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'turn_end'; reason: TurnEndReason; result?: string };
+
+export type AgentEventType = AgentEvent['type'];
+export type EventListener = (event: AgentEvent) => void;
+
+/** A tiny synchronous fan-out. A throwing listener never breaks the loop or other listeners. */
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+
+  on(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: AgentEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        // A broken subscriber (e.g. a closed webview) must not stop the agent.
+        console.error('[localharness] event listener failed:', err);
+      }
+    }
+  }
+}

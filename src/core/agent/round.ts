@@ -1,0 +1,64 @@
+// One model call: stream the reply, surface thinking/text as events, collect tool calls and usage.
+import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
+import type { ChatProvider } from '../provider';
+import type { EventBus } from './events';
+
+export interface RoundRequest {
+  provider: ChatProvider;
+  model: string;
+  messages: ChatMessage[];
+  tools: ToolDefinition[];
+  signal: AbortSignal;
+  think?: boolean;
+  contextSize?: number;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface RoundReply {
+  text: string;
+  thinking: string;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
+  const reply: RoundReply = { text: '', thinking: '', toolCalls: [], finishReason: '' };
+  const stream = request.provider.chat({
+    model: request.model,
+    messages: request.messages,
+    tools: request.tools,
+    signal: request.signal,
+    ...(request.think !== undefined && { think: request.think }),
+    ...(request.contextSize !== undefined && { contextSize: request.contextSize }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
+  });
+  for await (const delta of stream) {
+    switch (delta.type) {
+      case 'status':
+        bus.emit({ type: 'status', message: delta.message });
+        break;
+      case 'thinking':
+        reply.thinking += delta.text;
+        bus.emit({ type: 'thinking', text: delta.text });
+        break;
+      case 'text':
+        reply.text += delta.text;
+        bus.emit({ type: 'text', text: delta.text });
+        break;
+      case 'tool_call':
+        reply.toolCalls.push(delta.call);
+        break;
+      case 'usage':
+        reply.usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        bus.emit({ type: 'usage', promptTokens: delta.promptTokens, completionTokens: delta.completionTokens });
+        break;
+      case 'done':
+        reply.finishReason = delta.finishReason;
+        break;
+    }
+  }
+  return reply;
+}

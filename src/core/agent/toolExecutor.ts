@@ -1,0 +1,100 @@
+// Runs one tool call: validate, ask approval when policy says so, invoke with the turn's signal, cap the result.
+import type { ToolCall } from '../messages';
+import type { ApprovalGate } from '../approval/gate';
+import type { ToolRegistry } from '../tools/registry';
+import type { RiskLevel, ToolContext } from '../tools/tool';
+import type { EventBus } from './events';
+import { truncateMiddle } from './truncate';
+
+export interface ToolExecutionEnv {
+  registry: ToolRegistry;
+  gate: ApprovalGate;
+  bus: EventBus;
+  context: Omit<ToolContext, 'signal' | 'onProgress'>;
+  allowedRisks?: readonly RiskLevel[];
+  maxResultChars: number;
+  now: () => number;
+}
+
+export interface ToolExecution {
+  call: ToolCall;
+  ok: boolean;
+  /** What the model reads. */
+  content: string;
+  denied: boolean;
+  loopBreaking: boolean;
+  /** Parsed arguments when valid. */
+  args?: unknown;
+}
+
+export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, signal: AbortSignal): Promise<ToolExecution> {
+  const started = env.now();
+  const { bus } = env;
+  const parsed = env.registry.parse(call, env.allowedRisks);
+  bus.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: parsed.ok ? parsed.args : call.arguments });
+
+  const finish = (ok: boolean, content: string, extra: { denied?: boolean; display?: string; loopBreaking?: boolean; args?: unknown } = {}): ToolExecution => {
+    const capped = truncateMiddle(content, {
+      maxChars: env.maxResultChars,
+      hint: call.name === 'read_file' ? 'Call read_file with start_line/end_line to read the removed part.' : 'Narrow the request to see the removed part.',
+    });
+    bus.emit({
+      type: 'tool_result',
+      id: call.id,
+      name: call.name,
+      ok,
+      content: capped,
+      durationMs: env.now() - started,
+      ...(extra.display !== undefined && { display: extra.display }),
+      ...(extra.denied && { denied: true }),
+    });
+    return { call, ok, content: capped, denied: !!extra.denied, loopBreaking: !!extra.loopBreaking, ...(extra.args !== undefined && { args: extra.args }) };
+  };
+
+  if (!parsed.ok) return finish(false, `Error: ${parsed.error}`);
+  const { tool, args } = parsed;
+  const ctx: ToolContext = {
+    ...env.context,
+    signal,
+    onProgress: (message) => bus.emit({ type: 'tool_progress', id: call.id, name: call.name, message }),
+  };
+
+  let description;
+  try {
+    description = await tool.describeForApproval(args as never, ctx);
+  } catch (err) {
+    return finish(false, `Error: ${errorText(err)}`);
+  }
+  const request = { toolName: tool.name, risk: tool.risk, args, description };
+  const asked = env.gate.needsAsking(request);
+  if (asked) {
+    bus.emit({ type: 'approval_request', id: call.id, name: tool.name, risk: tool.risk, title: description.title, detail: description.detail });
+  }
+  const decision = await env.gate.check(request, signal);
+  if (asked || !decision.approved) {
+    bus.emit({
+      type: 'approval_result',
+      id: call.id,
+      name: tool.name,
+      approved: decision.approved,
+      ...(decision.approved ? { scope: decision.scope } : { reason: decision.reason }),
+    });
+  }
+  if (!decision.approved) {
+    return finish(false, `The user denied this ${tool.name} call (${decision.reason}). Do not retry the same call; choose another approach or ask the user.`, { denied: true });
+  }
+  if (signal.aborted) return finish(false, 'Cancelled before the tool ran.');
+
+  try {
+    const result = await tool.invoke(args as never, ctx);
+    return finish(result.ok, result.content, { ...(result.display !== undefined && { display: result.display }), loopBreaking: !!tool.loopBreaking && result.ok, args });
+  } catch (err) {
+    if (signal.aborted) return finish(false, 'Cancelled while the tool was running.');
+    return finish(false, `Error: ${tool.name} failed: ${errorText(err)}`);
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

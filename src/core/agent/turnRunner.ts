@@ -1,0 +1,172 @@
+// A turn: rounds of (model call → tool calls) until the model answers without tools, a loop-breaking
+// tool ends it, the user cancels, or the round limit is hit. The history accumulates across rounds so
+// the model always sees its own earlier calls and their results.
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage } from '../messages';
+import type { ChatProvider } from '../provider';
+import { ProviderError } from '../provider';
+import type { ApprovalGate } from '../approval/gate';
+import type { ToolRegistry } from '../tools/registry';
+import type { RiskLevel, ToolContext } from '../tools/tool';
+import type { EventBus, TurnEndReason } from './events';
+import { streamRound, type RoundReply } from './round';
+import { executeToolCall, errorText } from './toolExecutor';
+
+export interface TextReplyState {
+  round: number;
+  reply: RoundReply;
+  history: readonly ChatMessage[];
+  toolsOffered: boolean;
+}
+
+export type TextReplyDecision =
+  | { action: 'end' }
+  /** Keep going: the assistant text stays in history, then `nudge` is sent as a user message. */
+  | { action: 'continue'; nudge: string; notice: string };
+
+export interface TurnHooks {
+  /** Before each model call: the messages to send (compression / eviction live here). */
+  prepareMessages?(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
+  /** After a reply without tool calls: end the turn, or nudge and continue. */
+  onTextReply?(state: TextReplyState): TextReplyDecision;
+  /** Wraps the model call (retries, fallback models). Defaults to one streamed call. */
+  callModel?(round: number, messages: ChatMessage[], signal: AbortSignal): Promise<RoundReply>;
+}
+
+export interface TurnConfig {
+  provider: ChatProvider;
+  model: string;
+  registry: ToolRegistry;
+  gate: ApprovalGate;
+  bus: EventBus;
+  toolContext: Omit<ToolContext, 'signal' | 'onProgress'>;
+  /** Rebuilt before every round so hot context is current. */
+  buildSystemPrompt: () => string;
+  maxRounds?: number;
+  allowedRisks?: readonly RiskLevel[];
+  maxToolResultChars?: number;
+  think?: boolean;
+  contextSize?: number;
+  temperature?: number;
+  now?: () => number;
+  /** Persist a message the moment it exists. Awaited, so a crash loses at most the message in flight. */
+  onMessage?: (message: ChatMessage) => void | Promise<void>;
+  hooks?: TurnHooks;
+}
+
+export interface TurnOutcome {
+  reason: TurnEndReason;
+  /** The final answer, task_completion result or question, when there is one. */
+  result?: string;
+  error?: string;
+  rounds: number;
+}
+
+export const DEFAULT_MAX_ROUNDS = 20;
+export const DEFAULT_MAX_TOOL_RESULT_CHARS = 6000;
+
+export async function runTurn(
+  history: ChatMessage[],
+  userText: string,
+  config: TurnConfig,
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  const { bus } = config;
+  const now = config.now ?? Date.now;
+  const maxRounds = config.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  const append = async (message: ChatMessage) => {
+    history.push(message);
+    await config.onMessage?.(message);
+  };
+  const end = (outcome: TurnOutcome): TurnOutcome => {
+    bus.emit({ type: 'turn_end', reason: outcome.reason, ...(outcome.result !== undefined && { result: outcome.result }) });
+    return outcome;
+  };
+
+  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText });
+  await append({ role: 'user', content: userText });
+
+  const tools = config.registry.definitions(config.allowedRisks);
+  const execEnv = {
+    registry: config.registry,
+    gate: config.gate,
+    bus,
+    context: config.toolContext,
+    maxResultChars: config.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+    now,
+    ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
+  };
+
+  let round = 0;
+  try {
+    for (; round < maxRounds; round++) {
+      if (signal.aborted) return end({ reason: 'cancelled', rounds: round });
+      bus.emit({ type: 'round_start', round });
+
+      let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
+      if (config.hooks?.prepareMessages) messages = await config.hooks.prepareMessages(messages, signal);
+
+      const reply = config.hooks?.callModel
+        ? await config.hooks.callModel(round, messages, signal)
+        : await streamRound(
+            {
+              provider: config.provider,
+              model: config.model,
+              messages,
+              tools,
+              signal,
+              ...(config.think !== undefined && { think: config.think }),
+              ...(config.contextSize !== undefined && { contextSize: config.contextSize }),
+              ...(config.temperature !== undefined && { temperature: config.temperature }),
+            },
+            bus,
+          );
+      if (signal.aborted) return end({ reason: 'cancelled', rounds: round + 1 });
+
+      const assistant: ChatMessage = { role: 'assistant', content: reply.text };
+      if (reply.thinking) assistant.thinking = reply.thinking;
+      if (reply.toolCalls.length) assistant.toolCalls = reply.toolCalls;
+      await append(assistant);
+
+      if (reply.toolCalls.length === 0) {
+        const decision = config.hooks?.onTextReply?.({ round, reply, history, toolsOffered: tools.length > 0 }) ?? { action: 'end' };
+        if (decision.action === 'continue') {
+          bus.emit({ type: 'notice', message: decision.notice });
+          await append({ role: 'user', content: decision.nudge });
+          continue;
+        }
+        return end({ reason: 'completed', result: reply.text, rounds: round + 1 });
+      }
+
+      for (const call of reply.toolCalls) {
+        const execution = await executeToolCall(call, execEnv, signal);
+        await append({ role: 'tool', content: execution.content, toolCallId: call.id, toolName: call.name });
+        if (signal.aborted) return end({ reason: 'cancelled', rounds: round + 1 });
+        if (execution.loopBreaking) {
+          const reason: TurnEndReason = call.name === 'ask_question' ? 'ask_question' : 'task_completion';
+          const result = loopBreakingText(execution.args) ?? execution.content;
+          return end({ reason, result, rounds: round + 1 });
+        }
+      }
+    }
+    const message = `Stopped after ${maxRounds} rounds without finishing. The model kept calling tools; raise the round limit (maxRounds) or give a narrower task.`;
+    bus.emit({ type: 'error', message });
+    return end({ reason: 'max_rounds', error: message, rounds: round });
+  } catch (err) {
+    if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
+      return end({ reason: 'cancelled', rounds: round + 1 });
+    }
+    const message = err instanceof ProviderError ? err.message : `Unexpected error: ${errorText(err)}`;
+    bus.emit({ type: 'error', message });
+    return end({ reason: 'error', error: message, rounds: round + 1 });
+  }
+}
+
+function loopBreakingText(args: unknown): string | undefined {
+  if (args && typeof args === 'object') {
+    const a = args as { result?: unknown; question?: unknown };
+    if (typeof a.result === 'string') return a.result;
+    if (typeof a.question === 'string') return a.question;
+  }
+  return undefined;
+}

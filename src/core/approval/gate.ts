@@ -1,0 +1,139 @@
+// The approval gate: policy first, then the injected asker. Anything but an explicit yes is a no.
+import type { ApprovalDescription, RiskLevel } from '../tools/tool';
+
+export type ApprovalScope = 'once' | 'session' | 'workspace';
+
+export interface ApprovalRequest {
+  toolName: string;
+  risk: RiskLevel;
+  args: unknown;
+  description: ApprovalDescription;
+}
+
+export type ApprovalDecision =
+  | { approved: true; scope: ApprovalScope }
+  | { approved: false; reason: string };
+
+/** Injected by the host (CLI prompt, VS Code modal). May throw or never answer; the gate handles both. */
+export type ApprovalAsker = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+export interface ApprovalRule {
+  /** Tool name, or "*" for any tool. */
+  tool: string;
+  /** For run_command: the command must start with this prefix (word-boundary aware). */
+  commandPrefix?: string;
+  decision: 'allow' | 'deny';
+}
+
+export interface ApprovalPolicy {
+  /** Risk levels that run without asking. */
+  autoApprove: readonly RiskLevel[];
+  rules: readonly ApprovalRule[];
+}
+
+export interface GateOptions {
+  policy: ApprovalPolicy;
+  ask?: ApprovalAsker;
+  /** How long to wait for an answer before denying. */
+  timeoutMs?: number;
+  /** Called when the user chose "for this session" or "always in this workspace". */
+  onRemember?: (rule: ApprovalRule, scope: Exclude<ApprovalScope, 'once'>) => void;
+}
+
+export class ApprovalGate {
+  private readonly sessionRules: ApprovalRule[] = [];
+
+  constructor(private readonly options: GateOptions) {}
+
+  /** Decide without asking: allow, deny, or undefined when the user must be asked. */
+  decideByPolicy(request: ApprovalRequest): 'allow' | 'deny' | undefined {
+    const rules = [...this.sessionRules, ...this.options.policy.rules];
+    // Deny rules win over allow rules so a broad allow can't override a specific deny.
+    const matching = rules.filter((r) => ruleMatches(r, request));
+    if (matching.some((r) => r.decision === 'deny')) return 'deny';
+    if (matching.some((r) => r.decision === 'allow')) return 'allow';
+    if (this.options.policy.autoApprove.includes(request.risk)) return 'allow';
+    return undefined;
+  }
+
+  needsAsking(request: ApprovalRequest): boolean {
+    return this.decideByPolicy(request) === undefined;
+  }
+
+  async check(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const byPolicy = this.decideByPolicy(request);
+    if (byPolicy === 'allow') return { approved: true, scope: 'once' };
+    if (byPolicy === 'deny') return { approved: false, reason: 'a rule denies this tool call' };
+    const ask = this.options.ask;
+    if (!ask) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
+    const decision = await askWithTimeout(ask, request, signal, this.options.timeoutMs ?? 10 * 60_000);
+    if (decision.approved && decision.scope !== 'once') {
+      const rule = ruleFor(request);
+      if (decision.scope === 'session') this.sessionRules.push(rule);
+      this.options.onRemember?.(rule, decision.scope);
+    }
+    return decision;
+  }
+}
+
+async function askWithTimeout(
+  ask: ApprovalAsker,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<ApprovalDecision> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const timeout = new Promise<ApprovalDecision>((resolve) => {
+      timer = setTimeout(() => resolve({ approved: false, reason: 'no answer in time' }), timeoutMs);
+    });
+    const aborted = new Promise<ApprovalDecision>((resolve) => {
+      if (signal.aborted) resolve({ approved: false, reason: 'the turn was cancelled' });
+      controller.signal.addEventListener('abort', () => resolve({ approved: false, reason: 'the turn was cancelled' }), { once: true });
+    });
+    const answer = Promise.resolve()
+      .then(() => ask(request, controller.signal))
+      .then(normalize, (err: unknown) => ({ approved: false as const, reason: `approval failed: ${(err as Error)?.message ?? String(err)}` }));
+    return await Promise.race([answer, timeout, aborted]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}
+
+/** Only a well-formed yes counts. */
+function normalize(decision: unknown): ApprovalDecision {
+  const d = decision as ApprovalDecision | undefined;
+  if (d && d.approved === true && (d.scope === 'once' || d.scope === 'session' || d.scope === 'workspace')) return d;
+  if (d && d.approved === false) return { approved: false, reason: d.reason || 'denied by the user' };
+  return { approved: false, reason: 'no valid answer' };
+}
+
+export function ruleMatches(rule: ApprovalRule, request: ApprovalRequest): boolean {
+  if (rule.tool !== '*' && rule.tool !== request.toolName) return false;
+  if (rule.commandPrefix === undefined) return true;
+  const command = request.description.command;
+  if (command === undefined) return false;
+  return commandHasPrefix(command, rule.commandPrefix);
+}
+
+/** "npm test" matches "npm test" and "npm test -- -x" but not "npm testing" or "npm test && rm -rf /". */
+export function commandHasPrefix(command: string, prefix: string): boolean {
+  const c = command.trim().replace(/\s+/g, ' ');
+  const p = prefix.trim().replace(/\s+/g, ' ');
+  if (p === '') return false;
+  if (c !== p && !c.startsWith(p + ' ')) return false;
+  // A prefix rule never covers chained or redirected commands.
+  return !/[;&|`$<>\n]|\$\(/.test(c.slice(p.length));
+}
+
+function ruleFor(request: ApprovalRequest): ApprovalRule {
+  const command = request.description.command;
+  return command !== undefined
+    ? { tool: request.toolName, commandPrefix: command, decision: 'allow' }
+    : { tool: request.toolName, decision: 'allow' };
+}

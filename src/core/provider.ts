@@ -1,0 +1,83 @@
+// The one streaming interface every model provider implements.
+import type { ChatMessage, ToolCall, ToolDefinition } from './messages';
+
+export interface ProviderCapabilities {
+  thinking: boolean;
+  keepAlive: boolean;
+  tools: boolean;
+  jsonMode: boolean;
+  streaming: boolean;
+  embeddings: boolean;
+  /** The request can set the context size (Ollama `num_ctx`). */
+  contextSizeApi: boolean;
+}
+
+export interface ModelInfo {
+  name: string;
+  /** The model's maximum context length, when the server tells us. */
+  contextLength?: number;
+  /** The context length the server runs the model with right now (LM Studio `loaded_context_length`). */
+  loadedContextLength?: number;
+  /** Server-reported capabilities, e.g. Ollama's `completion`, `tools`, `thinking`, `embedding`. */
+  capabilities?: string[];
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools: ToolDefinition[];
+  signal: AbortSignal;
+  /** Ask for thinking output when the model supports it. */
+  think?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  /** Context window to request (Ollama `num_ctx`); ignored where the server fixes it at load time. */
+  contextSize?: number;
+}
+
+export type StreamDelta =
+  | { type: 'status'; message: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'text'; text: string }
+  /** A complete tool call, after the provider accumulated its pieces. */
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  | { type: 'done'; finishReason: string };
+
+export interface ChatProvider {
+  readonly id: 'ollama' | 'openai';
+  /** Where the server lives, for error messages. */
+  readonly baseUrl: string;
+  readonly capabilities: ProviderCapabilities;
+  /** Streams one model reply. Breaking out of the iteration aborts the HTTP request. Throws ProviderError. */
+  chat(request: ChatRequest): AsyncIterable<StreamDelta>;
+  listModels(signal: AbortSignal): Promise<ModelInfo[]>;
+  modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo>;
+}
+
+export type ProviderErrorKind =
+  | 'connection_refused'
+  | 'http'
+  | 'stream_error'
+  | 'empty_response'
+  | 'incomplete_stream'
+  | 'first_byte_timeout'
+  | 'aborted'
+  | 'invalid_response';
+
+/** A failure talking to the model server, with a message a user can act on. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly options: { status?: number; retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+  get retryable(): boolean {
+    if (this.options.retryable !== undefined) return this.options.retryable;
+    if (this.kind === 'http') return (this.options.status ?? 0) >= 500;
+    return this.kind === 'stream_error' || this.kind === 'incomplete_stream';
+  }
+}

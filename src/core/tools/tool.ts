@@ -1,0 +1,63 @@
+// What a tool is: schema, risk, an approval description separate from invocation.
+import type { z } from 'zod';
+import type { FileSystemPort, ProcessRunner } from '../ports';
+import type { WorkspaceRoots } from './workspaceRoots';
+import type { ContextTracker } from '../context/tracker';
+
+export type RiskLevel = 'read' | 'write' | 'execute' | 'network';
+export const RISK_LEVELS: readonly RiskLevel[] = ['read', 'write', 'execute', 'network'];
+
+export interface ApprovalDescription {
+  /** One line: what will happen, e.g. "Run `npm test` in ./". */
+  title: string;
+  /** Longer detail shown in the dialog: the command line, or the file and a summary of the change. */
+  detail: string;
+  /** For run_command: the command line, so rules can match prefixes. */
+  command?: string;
+  /** For file writes: the target and the proposed full content, so the editor can show a diff. */
+  fileChange?: { path: string; before: string | undefined; after: string };
+}
+
+export interface ToolContext {
+  roots: WorkspaceRoots;
+  fs: FileSystemPort;
+  runner: ProcessRunner;
+  tracker: ContextTracker;
+  signal: AbortSignal;
+  /** Progress for long-running tools (shown in the tool card). */
+  onProgress?: (message: string) => void;
+}
+
+export interface ToolResult {
+  ok: boolean;
+  /** What the model reads. On failure: what went wrong and how to fix the call. */
+  content: string;
+  /** Shown to the user but never sent to the model (transparency notices). */
+  display?: string;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: S;
+  readonly risk: RiskLevel;
+  /** Ends the turn after it runs (task_completion, ask_question). */
+  readonly loopBreaking?: boolean;
+  /** JSON Schema to send instead of the one derived from `schema` (MCP tools bring their own). */
+  readonly jsonSchema?: Record<string, unknown>;
+  describeForApproval(args: z.infer<S>, ctx: ToolContext): Promise<ApprovalDescription> | ApprovalDescription;
+  invoke(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function ok(content: string, display?: string): ToolResult {
+  return display === undefined ? { ok: true, content } : { ok: true, content, display };
+}
+
+export function fail(content: string): ToolResult {
+  return { ok: false, content };
+}
+
+/** Helper that keeps the schema and handler types tied together. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}

@@ -1,0 +1,118 @@
+// Confines every tool path to the workspace folders: no absolute paths outside, no `..`, no symlink escapes.
+import * as path from 'node:path';
+import type { FileSystemPort } from '../ports';
+
+export class PathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathError';
+  }
+}
+
+export interface WorkspaceFolder {
+  name: string;
+  /** Absolute path of the folder. */
+  path: string;
+}
+
+export class WorkspaceRoots {
+  constructor(
+    readonly folders: readonly WorkspaceFolder[],
+    private readonly fs: FileSystemPort,
+  ) {
+    if (folders.length === 0) throw new Error('at least one workspace folder is required');
+  }
+
+  get primary(): WorkspaceFolder {
+    return this.folders[0]!;
+  }
+
+  /**
+   * Turn a path from the model into an absolute path inside a workspace folder.
+   * Relative paths resolve against the first folder, or against the folder whose name is their first segment
+   * in a multi-root workspace. Throws PathError with a message the model can act on.
+   */
+  async resolve(userPath: string): Promise<string> {
+    const raw = (userPath ?? '').trim();
+    if (raw.includes('\0')) throw new PathError('Path contains a NUL character.');
+    const { folder, absolute } = this.lexicalResolve(raw === '' ? '.' : raw);
+    await this.checkSymlinks(folder, absolute);
+    return absolute;
+  }
+
+  /** The path relative to its workspace folder, for messages and tracking ("src/a.ts"). */
+  relative(absolute: string): string {
+    const folder = this.folderOf(absolute);
+    if (!folder) return absolute;
+    const rel = path.relative(folder.path, absolute) || '.';
+    const shown = rel.split(path.sep).join('/');
+    return this.folders.length > 1 ? `${folder.name}/${shown}` : shown;
+  }
+
+  folderOf(absolute: string): WorkspaceFolder | undefined {
+    return this.folders.find((f) => isInside(f.path, absolute));
+  }
+
+  private lexicalResolve(raw: string): { folder: WorkspaceFolder; absolute: string } {
+    const cleaned = raw.replace(/\\/g, '/');
+    if (path.isAbsolute(cleaned)) {
+      const absolute = path.resolve(cleaned);
+      const folder = this.folderOf(absolute);
+      if (!folder) {
+        throw new PathError(
+          `Path "${raw}" is outside the workspace. Use a path relative to the workspace root (${this.folders.map((f) => f.path).join(', ')}).`,
+        );
+      }
+      return { folder, absolute };
+    }
+    if (cleaned.split('/').includes('..')) {
+      throw new PathError(`Path "${raw}" uses "..", which is not allowed. Use a path relative to the workspace root.`);
+    }
+    let folder = this.primary;
+    let rest = cleaned;
+    if (this.folders.length > 1) {
+      const [first, ...tail] = cleaned.split('/');
+      const named = this.folders.find((f) => f.name === first);
+      if (named) {
+        folder = named;
+        rest = tail.join('/') || '.';
+      }
+    }
+    const absolute = path.resolve(folder.path, rest);
+    if (!isInside(folder.path, absolute)) {
+      throw new PathError(`Path "${raw}" is outside the workspace.`);
+    }
+    return { folder, absolute };
+  }
+
+  /** The deepest existing ancestor, with symlinks resolved, must still be inside the folder. */
+  private async checkSymlinks(folder: WorkspaceFolder, absolute: string): Promise<void> {
+    let realRoot: string;
+    try {
+      realRoot = await this.fs.realpath(folder.path);
+    } catch {
+      throw new PathError(`Workspace folder ${folder.path} does not exist.`);
+    }
+    let probe = absolute;
+    for (;;) {
+      const stat = await this.fs.lstat(probe);
+      if (stat) break;
+      const parent = path.dirname(probe);
+      if (parent === probe) return;
+      probe = parent;
+    }
+    const real = await this.fs.realpath(probe).catch(() => undefined);
+    if (real === undefined) {
+      // A dangling symlink: refuse, since a write would follow it wherever it points.
+      throw new PathError(`Path "${this.relative(absolute)}" goes through a broken symbolic link.`);
+    }
+    if (!isInside(realRoot, real)) {
+      throw new PathError(`Path "${this.relative(absolute)}" leads outside the workspace through a symbolic link.`);
+    }
+  }
+}
+
+export function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
