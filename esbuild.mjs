@@ -1,6 +1,6 @@
 // Builds the three bundles: extension host (CJS, vscode external), CLI (CJS), webview (browser IIFE).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -34,6 +34,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    define: { VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   },
   {
     ...common,

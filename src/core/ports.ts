@@ -20,6 +20,8 @@ export interface FileSystemPort {
   readDirectory(path: string): Promise<Array<{ name: string; kind: FileKind }>>;
   rename(from: string, to: string): Promise<void>;
   mkdir(path: string): Promise<void>;
+  /** Delete a file (used by undo of a file the agent created). */
+  remove?(path: string): Promise<void>;
 }
 
 export interface RunOptions {

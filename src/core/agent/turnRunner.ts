@@ -2,7 +2,7 @@
 // tool ends it, the user cancels, or the round limit is hit. The history accumulates across rounds so
 // the model always sees its own earlier calls and their results.
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage } from '../messages';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
 import type { ApprovalGate } from '../approval/gate';
@@ -20,17 +20,40 @@ export interface TextReplyState {
 }
 
 export type TextReplyDecision =
-  | { action: 'end' }
-  /** Keep going: the assistant text stays in history, then `nudge` is sent as a user message. */
-  | { action: 'continue'; nudge: string; notice: string };
+  /** End the turn. `notice` is emitted first; `result` replaces the reply text as the turn's result (e.g. a static answer after an empty reply). */
+  | { action: 'end'; notice?: string; result?: string }
+  /**
+   * Keep going: the assistant text stays in history, then `nudge` is sent as a user message.
+   * `withoutTools`: the next model call offers no tools (a final "summarise what you did" request).
+   */
+  | { action: 'continue'; nudge: string; notice: string; withoutTools?: boolean };
+
+export interface ToolCallsState {
+  round: number;
+  calls: readonly ToolCall[];
+  history: readonly ChatMessage[];
+}
+
+export type ToolCallsDecision =
+  /** Run the calls. `notice` is emitted; `nudge` is sent as a user message after the results (e.g. "you keep repeating this call"). */
+  | { action: 'run'; notice?: string; nudge?: string }
+  /** Do not run them and end the turn with an error (e.g. the model is stuck repeating one call). */
+  | { action: 'stop'; notice: string; message: string };
+
+export interface CallModelOptions {
+  /** The tools to offer on this call: the turn's tools, or none for a final summary request. */
+  tools: ToolDefinition[];
+}
 
 export interface TurnHooks {
   /** Before each model call: the messages to send (compression / eviction live here). */
   prepareMessages?(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
   /** After a reply without tool calls: end the turn, or nudge and continue. */
   onTextReply?(state: TextReplyState): TextReplyDecision;
-  /** Wraps the model call (retries, fallback models). Defaults to one streamed call. */
-  callModel?(round: number, messages: ChatMessage[], signal: AbortSignal): Promise<RoundReply>;
+  /** After a reply with tool calls, before running them: run (optionally with a nudge after the results) or stop. */
+  onToolCalls?(state: ToolCallsState): ToolCallsDecision;
+  /** Wraps the model call (retries, fallback models, text-based tool calls). Defaults to one streamed call. */
+  callModel?(round: number, messages: ChatMessage[], signal: AbortSignal, options: CallModelOptions): Promise<RoundReply>;
 }
 
 export interface TurnConfig {
@@ -98,6 +121,7 @@ export async function runTurn(
   };
 
   let round = 0;
+  let nextCallWithoutTools = false;
   try {
     for (; round < maxRounds; round++) {
       if (signal.aborted) return end({ reason: 'cancelled', rounds: round });
@@ -106,14 +130,16 @@ export async function runTurn(
       let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
       if (config.hooks?.prepareMessages) messages = await config.hooks.prepareMessages(messages, signal);
 
-      const reply = config.hooks?.callModel
-        ? await config.hooks.callModel(round, messages, signal)
+      const callTools: ToolDefinition[] = nextCallWithoutTools ? [] : tools;
+      nextCallWithoutTools = false;
+      const reply: RoundReply = config.hooks?.callModel
+        ? await config.hooks.callModel(round, messages, signal, { tools: callTools })
         : await streamRound(
             {
               provider: config.provider,
               model: config.model,
               messages,
-              tools,
+              tools: callTools,
               signal,
               ...(config.think !== undefined && { think: config.think }),
               ...(config.contextSize !== undefined && { contextSize: config.contextSize }),
@@ -129,14 +155,28 @@ export async function runTurn(
       await append(assistant);
 
       if (reply.toolCalls.length === 0) {
-        const decision = config.hooks?.onTextReply?.({ round, reply, history, toolsOffered: tools.length > 0 }) ?? { action: 'end' };
+        const decision: TextReplyDecision = config.hooks?.onTextReply?.({ round, reply, history, toolsOffered: callTools.length > 0 }) ?? { action: 'end' };
         if (decision.action === 'continue') {
           bus.emit({ type: 'notice', message: decision.notice });
           await append({ role: 'user', content: decision.nudge });
+          nextCallWithoutTools = !!decision.withoutTools;
           continue;
         }
-        return end({ reason: 'completed', result: reply.text, rounds: round + 1 });
+        if (decision.notice) bus.emit({ type: 'notice', message: decision.notice });
+        return end({ reason: 'completed', result: decision.result ?? reply.text, rounds: round + 1 });
       }
+
+      const callsDecision: ToolCallsDecision = config.hooks?.onToolCalls?.({ round, calls: reply.toolCalls, history }) ?? { action: 'run' };
+      if (callsDecision.action === 'stop') {
+        // Every call in history needs a result, or the next request is malformed on OpenAI-compatible servers.
+        for (const call of reply.toolCalls) {
+          await append({ role: 'tool', content: 'Not run: the turn was stopped.', toolCallId: call.id, toolName: call.name });
+        }
+        bus.emit({ type: 'notice', message: callsDecision.notice });
+        bus.emit({ type: 'error', message: callsDecision.message });
+        return end({ reason: 'error', error: callsDecision.message, rounds: round + 1 });
+      }
+      if (callsDecision.notice) bus.emit({ type: 'notice', message: callsDecision.notice });
 
       for (const call of reply.toolCalls) {
         const execution = await executeToolCall(call, execEnv, signal);
@@ -148,6 +188,7 @@ export async function runTurn(
           return end({ reason, result, rounds: round + 1 });
         }
       }
+      if (callsDecision.nudge) await append({ role: 'user', content: callsDecision.nudge });
     }
     const message = `Stopped after ${maxRounds} rounds without finishing. The model kept calling tools; raise the round limit (maxRounds) or give a narrower task.`;
     bus.emit({ type: 'error', message });

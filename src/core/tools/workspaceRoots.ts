@@ -65,6 +65,10 @@ export class WorkspaceRoots {
       }
       return { folder, absolute };
     }
+    if (cleaned === '~' || cleaned.startsWith('~/')) {
+      // Only a shell expands "~"; taken literally it would quietly create a "~" folder in the workspace.
+      throw new PathError(`Path "${raw}" points into the home directory, which is outside the workspace. Use a path relative to the workspace root.`);
+    }
     if (cleaned.split('/').includes('..')) {
       throw new PathError(`Path "${raw}" uses "..", which is not allowed. Use a path relative to the workspace root.`);
     }
@@ -95,7 +99,10 @@ export class WorkspaceRoots {
     }
     let probe = absolute;
     for (;;) {
-      const stat = await this.fs.lstat(probe);
+      // ELOOP, EACCES…: a path we cannot inspect is a path we cannot vouch for.
+      const stat = await this.fs.lstat(probe).catch((err: unknown) => {
+        throw new PathError(`Path "${this.relative(absolute)}" cannot be checked (${err instanceof Error ? err.message : String(err)}).`);
+      });
       if (stat) break;
       const parent = path.dirname(probe);
       if (parent === probe) return;
@@ -114,5 +121,6 @@ export class WorkspaceRoots {
 
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // Only a whole ".." segment leaves the root: "..config" is an ordinary name inside it.
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }

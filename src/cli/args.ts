@@ -1,0 +1,130 @@
+// Command-line parsing for `localharness`. Usage errors exit with code 2.
+import { parseArgs } from 'node:util';
+import type { RiskLevel } from '../core/tools/tool';
+
+export class UsageError extends Error {}
+
+export type ApproveMode = 'none' | 'read' | 'all';
+
+export interface RunOptions {
+  command: 'run';
+  task: string;
+  provider: 'ollama' | 'openai';
+  baseUrl?: string;
+  model?: string;
+  workspace: string;
+  maxRounds: number;
+  approve: ApproveMode;
+  numCtx?: number;
+  json: boolean;
+  think?: boolean;
+  apiKey?: string;
+  firstByteTimeoutMs: number;
+  db?: string;
+  session?: string;
+  mcpConfig?: string;
+}
+
+export interface SessionsOptions {
+  command: 'sessions';
+  db?: string;
+  json: boolean;
+}
+
+export type CliOptions = RunOptions | SessionsOptions | { command: 'help' } | { command: 'version' };
+
+export const USAGE = `Usage:
+  localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
+                   [--max-rounds N] [--approve none|read|all] [--num-ctx N] [--think] [--json]
+                   [--db FILE] [--session ID] [--mcp-config FILE] "TASK"
+  localharness sessions [--db FILE] [--json]
+  localharness --help | --version
+
+Options:
+  --provider      ollama (default) or openai (LM Studio, llama.cpp server, vLLM)
+  --base-url      server URL (default http://127.0.0.1:11434 for ollama, http://127.0.0.1:1234/v1 for openai)
+  --model         model name (default: the first model the server lists)
+  --workspace     folder the tools may touch (default: current directory)
+  --max-rounds    model calls per turn before giving up (default 20)
+  --approve       risk levels that run without asking: none, read (default), all
+  --num-ctx       context window to request (Ollama num_ctx)
+  --json          one JSON object per line for every event
+  API key: set LOCALHARNESS_API_KEY for servers that need one.`;
+
+export function autoApproved(mode: ApproveMode): RiskLevel[] {
+  if (mode === 'all') return ['read', 'write', 'execute', 'network'];
+  if (mode === 'read') return ['read'];
+  return [];
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        workspace: { type: 'string' },
+        'max-rounds': { type: 'string' },
+        approve: { type: 'string' },
+        'num-ctx': { type: 'string' },
+        think: { type: 'boolean' },
+        json: { type: 'boolean' },
+        db: { type: 'string' },
+        session: { type: 'string' },
+        'mcp-config': { type: 'string' },
+        'first-byte-timeout': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
+  const [command, ...rest] = positionals;
+  if (command === 'sessions') {
+    return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }) };
+  }
+  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run or sessions)');
+  const task = rest.join(' ').trim();
+  if (!task) throw new UsageError('missing TASK: localharness run "what to do"');
+  const provider = values.provider ?? 'ollama';
+  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`--provider must be ollama or openai, got "${provider}"`);
+  const approve = values.approve ?? 'read';
+  if (approve !== 'none' && approve !== 'read' && approve !== 'all') throw new UsageError(`--approve must be none, read or all, got "${approve}"`);
+  const numCtx = positiveInt('--num-ctx', values['num-ctx']);
+  const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
+  const apiKey = env.LOCALHARNESS_API_KEY;
+  return {
+    command: 'run',
+    task,
+    provider,
+    workspace: values.workspace ?? cwd,
+    maxRounds: positiveInt('--max-rounds', values['max-rounds']) ?? 20,
+    approve,
+    json: !!values.json,
+    firstByteTimeoutMs: timeoutSeconds * 1000,
+    ...(values['base-url'] !== undefined && { baseUrl: values['base-url'] }),
+    ...(values.model !== undefined && { model: values.model }),
+    ...(numCtx !== undefined && { numCtx }),
+    ...(values.think !== undefined && { think: values.think }),
+    ...(apiKey && { apiKey }),
+    ...(values.db !== undefined && { db: values.db }),
+    ...(values.session !== undefined && { session: values.session }),
+    ...(values['mcp-config'] !== undefined && { mcpConfig: values['mcp-config'] }),
+  };
+}

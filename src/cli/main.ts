@@ -1,0 +1,58 @@
+// Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
+import { parseCli, UsageError, USAGE } from './args';
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseCli(process.argv.slice(2), process.env, process.cwd());
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`localharness: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (options.command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (options.command === 'version') {
+    process.stdout.write(`${typeof VERSION === 'string' ? VERSION : 'dev'}\n`);
+    return 0;
+  }
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    if (options.command === 'sessions') {
+      const { sessionsCommand } = await import('./sessionsCommand');
+      return await sessionsCommand(options, process.stdout);
+    }
+    // Loaded lazily so `--help` and usage errors stay instant.
+    const { runCommand } = await import('./runCommand');
+    return await runCommand(options, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, controller.signal);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`localharness: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`localharness: ${(e as Error)?.message ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+declare const VERSION: string;
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`localharness: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

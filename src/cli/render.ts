@@ -1,0 +1,82 @@
+// Turns agent events into CLI output: JSON lines, or readable streaming text.
+import type { AgentEvent } from '../core/agent/events';
+
+export interface Output {
+  write(text: string): void;
+}
+
+export function jsonRenderer(out: Output): (event: AgentEvent) => void {
+  return (event) => out.write(JSON.stringify(event) + '\n');
+}
+
+const DIM = '\x1b[2m';
+const RED = '\x1b[31m';
+const RESET = '\x1b[0m';
+
+export function textRenderer(out: Output, err: Output, color: boolean): (event: AgentEvent) => void {
+  const c = (code: string, s: string) => (color ? code + s + RESET : s);
+  let midLine = false;
+  let inThinking = false;
+  const newline = () => {
+    if (midLine) out.write('\n');
+    midLine = false;
+  };
+  return (event) => {
+    if (event.type !== 'thinking' && inThinking) {
+      inThinking = false;
+      newline();
+    }
+    switch (event.type) {
+      case 'thinking':
+        if (!inThinking) {
+          newline();
+          out.write(c(DIM, 'thinking: '));
+          inThinking = true;
+        }
+        out.write(c(DIM, event.text));
+        midLine = !event.text.endsWith('\n');
+        break;
+      case 'text':
+        out.write(event.text);
+        midLine = !event.text.endsWith('\n');
+        break;
+      case 'status':
+      case 'notice':
+        newline();
+        out.write(c(DIM, `[${event.message}]`) + '\n');
+        break;
+      case 'tool_call':
+        newline();
+        out.write(c(DIM, `→ ${event.name} ${summarise(event.arguments)}`) + '\n');
+        break;
+      case 'approval_result':
+        if (!event.approved) out.write(c(DIM, `  denied: ${event.reason ?? ''}`) + '\n');
+        break;
+      case 'tool_result':
+        out.write(c(DIM, `  ${event.ok ? '✓' : '✗'} ${firstLine(event.content)}`) + '\n');
+        break;
+      case 'error':
+        newline();
+        err.write(c(RED, `error: ${event.message}`) + '\n');
+        break;
+      case 'turn_end':
+        newline();
+        if (event.reason === 'task_completion' || event.reason === 'ask_question') {
+          out.write((event.reason === 'ask_question' ? 'Question: ' : 'Done: ') + (event.result ?? '') + '\n');
+        }
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+function summarise(args: unknown): string {
+  const text = typeof args === 'string' ? args : JSON.stringify(args);
+  return text.length > 160 ? text.slice(0, 157) + '…' : text;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 160 ? line.slice(0, 157) + '…' : line;
+}

@@ -1,0 +1,124 @@
+// `localharness run`: one turn of the agent on a workspace, from the command line.
+import os from 'node:os';
+import path from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { AgentSession } from '../core/agent/agentSession';
+import { EventBus, type AgentEvent } from '../core/agent/events';
+import { ApprovalGate } from '../core/approval/gate';
+import { ContextTracker } from '../core/context/tracker';
+import { ProviderError, type ChatProvider } from '../core/provider';
+import { ToolRegistry } from '../core/tools/registry';
+import { WorkspaceRoots } from '../core/tools/workspaceRoots';
+import { registerBuiltinTools } from '../core/tools/builtin/index';
+import { NodeFileSystem } from '../node/nodeFileSystem';
+import { NodeProcessRunner } from '../node/nodeProcessRunner';
+import { createProvider } from '../providers/index';
+import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
+import { openCliSession, type CliSession } from './cliPersistence';
+import { defaultDbPath } from './dbPath';
+import { autoApproved, UsageError, type RunOptions } from './args';
+import { jsonRenderer, textRenderer } from './render';
+import { ttyApprovalAsker } from './ttyApproval';
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+}
+
+/** Returns the process exit code: 0 normal end, 1 failure. */
+export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSignal): Promise<number> {
+  const workspace = path.resolve(options.workspace);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
+
+  const bus = new EventBus();
+  const out = { write: (s: string) => void io.stdout.write(s) };
+  const err = { write: (s: string) => void io.stderr.write(s) };
+  bus.on(options.json ? jsonRenderer(out) : textRenderer(out, err, !!io.stdout.isTTY));
+  let lastError: string | undefined;
+  bus.on((e: AgentEvent) => {
+    if (e.type === 'error') lastError = e.message;
+  });
+
+  const provider: ChatProvider = createProvider({
+    provider: options.provider,
+    firstByteTimeoutMs: options.firstByteTimeoutMs,
+    ...(options.baseUrl && { baseUrl: options.baseUrl }),
+    ...(options.apiKey && { apiKey: options.apiKey }),
+  });
+
+  let model = options.model;
+  if (!model) {
+    try {
+      const models = await provider.listModels(signal);
+      model = models[0]?.name;
+    } catch (e) {
+      return fail(e instanceof ProviderError ? e.message : `could not list models: ${(e as Error).message}`);
+    }
+    if (!model) return fail(`the server at ${provider.baseUrl} has no models; pass --model NAME or load a model first`);
+  }
+
+  const dbPath = options.db ?? defaultDbPath(process.env);
+  let stored: CliSession | undefined;
+  if (dbPath) {
+    stored = await openCliSession(dbPath, options.session, { title: options.task, model, provider: options.provider }, (m) =>
+      io.stderr.write(`localharness: ${m}\n`),
+    );
+    bus.on((e) => stored!.onEvent(e));
+    io.stderr.write(`localharness: session ${stored.id}\n`);
+  } else if (options.session) {
+    throw new UsageError('--session needs --db FILE (or LOCALHARNESS_DB)');
+  }
+
+  const nodeFs = new NodeFileSystem();
+  const fs = stored ? new CheckpointingFileSystem(nodeFs, stored.checkpoints) : nodeFs;
+  const roots = new WorkspaceRoots([{ name: path.basename(workspace), path: workspace }], fs);
+  const registry = new ToolRegistry();
+  registerBuiltinTools(registry);
+  const tracker = new ContextTracker();
+  const asker = ttyApprovalAsker(io.stdin, io.stderr);
+  const gate = new ApprovalGate({
+    policy: { autoApprove: autoApproved(options.approve), rules: [] },
+    ...(asker && { ask: asker }),
+  });
+
+  const session = new AgentSession({
+    provider,
+    model,
+    registry,
+    gate,
+    tracker,
+    roots,
+    fs,
+    runner: new NodeProcessRunner(),
+    bus,
+    systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
+    maxRounds: options.maxRounds,
+    ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
+    ...(options.think !== undefined && { think: options.think }),
+    ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
+  });
+
+  let outcome;
+  try {
+    await stored?.beginTurn();
+    outcome = await session.send(options.task, signal);
+    await stored?.endTurn();
+  } finally {
+    await stored?.close();
+  }
+  if (outcome.reason === 'completed' || outcome.reason === 'task_completion' || outcome.reason === 'ask_question') return 0;
+  // The text renderer already printed error events; JSON mode (and a silent cancel) still owe stderr one line.
+  if (options.json || lastError === undefined) io.stderr.write(`${oneLine(outcome.error ?? lastError ?? `turn ended: ${outcome.reason}`)}\n`);
+  return 1;
+
+  function fail(message: string): number {
+    bus.emit({ type: 'error', message });
+    if (options.json) io.stderr.write(oneLine(message) + '\n');
+    return 1;
+  }
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}

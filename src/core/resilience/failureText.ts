@@ -1,0 +1,60 @@
+// Plain, fixed wording for model-call failures: what failed, and what to try.
+import type { ChatProvider, ProviderError } from '../provider';
+
+export interface ModelEndpoint {
+  provider: ChatProvider;
+  model: string;
+}
+
+export function endpointLabel(endpoint: ModelEndpoint): string {
+  const server = endpoint.provider.id === 'ollama' ? 'Ollama' : 'the OpenAI-compatible server';
+  return `${endpoint.model} on ${server} at ${endpoint.provider.baseUrl}`;
+}
+
+export function failureReason(err: ProviderError): string {
+  const status = err.options.status;
+  switch (err.kind) {
+    case 'connection_refused':
+      return 'the server could not be reached';
+    case 'http':
+      if (status === 404) return 'the model or endpoint was not found (HTTP 404)';
+      if (status !== undefined && status >= 500) return `the server failed (HTTP ${status})`;
+      return `the server refused the request (HTTP ${status ?? 'error'})`;
+    case 'stream_error':
+      return 'the reply broke off with an error';
+    case 'incomplete_stream':
+      return 'the reply stream ended before the reply was complete';
+    case 'empty_response':
+      return 'the server sent an empty reply';
+    case 'first_byte_timeout':
+      return 'the server did not start answering in time';
+    case 'invalid_response':
+      return 'the server sent a reply that could not be read';
+    case 'aborted':
+      return 'the request was cancelled';
+  }
+}
+
+function adviceFor(err: ProviderError): string {
+  const status = err.options.status ?? 0;
+  if (err.kind === 'connection_refused') return 'Start the model server (for Ollama: `ollama serve`) or correct the server URL in the settings';
+  if (err.kind === 'http' && status === 404) return 'Download or load the model (for Ollama: `ollama pull <model>`), or choose another model';
+  if (err.kind === 'http' && status >= 500) return 'The server may have crashed or run out of memory: check its log, or try a smaller model or a smaller context size';
+  if (err.kind === 'first_byte_timeout') return 'The model may still be loading: wait a moment, or raise the first-reply timeout';
+  return 'Check that the model server is running and the model is loaded, or choose another model';
+}
+
+export interface EndpointFailure {
+  endpoint: ModelEndpoint;
+  error: ProviderError;
+  attempts: number;
+}
+
+export function allFailedMessage(failures: readonly EndpointFailure[]): string {
+  const tried = failures
+    .map((f) => `${endpointLabel(f.endpoint)}: ${failureReason(f.error)}${f.attempts > 1 ? ` (${f.attempts} attempts)` : ''}`)
+    .join('; ');
+  const last = failures[failures.length - 1]!;
+  const fallbackHint = failures.length === 1 ? ' You can also add fallback models in the settings.' : '';
+  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error)}, then send the message again.${fallbackHint}`;
+}

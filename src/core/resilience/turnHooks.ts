@@ -1,0 +1,218 @@
+// createTurnHooks: the one factory that plugs the weak-model helpers into the turn runner's hooks —
+// response policy (onTextReply), repetition and tool-format feedback (onToolCalls), and a callModel that
+// applies the tool protocol and retries / falls back across models.
+import type { CallModelOptions, TextReplyDecision, TextReplyState, ToolCallsDecision, ToolCallsState, TurnHooks } from '../agent/turnRunner';
+import type { RoundReply } from '../agent/round';
+import type { EventBus } from '../agent/events';
+import type { ChatMessage } from '../messages';
+import type { ChatProvider } from '../provider';
+import type { ToolRegistry } from '../tools/registry';
+import type { RiskLevel } from '../tools/tool';
+import { RepetitionDetector } from '../analysis/repetition';
+import { createResponsePolicy, type ResponsePolicy } from '../analysis/responsePolicy';
+import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocol';
+import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
+import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
+import { toTextProtocolMessages } from '../toolProtocol/textMessages';
+import { toolBlockFeedback, type ToolBlockError } from '../toolProtocol/toolBlock';
+import { ToolIndex, localNaming, type ToolNaming } from '../toolProtocol/toolIndex';
+import type { Sleep } from './backoff';
+import type { ModelEndpoint } from './failureText';
+import { ResilientCaller } from './resilientCaller';
+import { parseTurnHooksSettings, type TurnHooksSettings, type TurnHooksSettingsInput } from './settings';
+
+export interface TurnHooksOptions {
+  provider: ChatProvider;
+  model: string;
+  /** Tried in order when the primary fails after its retries. */
+  fallbacks?: readonly ModelEndpoint[];
+  registry: ToolRegistry;
+  allowedRisks?: readonly RiskLevel[];
+  bus: EventBus;
+  /** Validated with zod; throws a readable Error on bad values. */
+  settings?: TurnHooksSettingsInput;
+  think?: boolean;
+  contextSize?: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** Texts of open todos, so a reply that stops with todos open is nudged on. */
+  openTodos?: () => readonly string[];
+  /** How registry names are shown in `<tool>` blocks (MCP tools under their server). Default: all "local". */
+  toolNaming?: ToolNaming;
+  /** Your own prepareMessages (compression, eviction), passed through unchanged. */
+  prepareMessages?: TurnHooks['prepareMessages'];
+  /** Injected for tests; defaults to a real, abortable timer. */
+  sleep?: Sleep;
+}
+
+export interface TurnHooksBundle extends TurnHooks {
+  callModel(round: number, messages: ChatMessage[], signal: AbortSignal, options?: CallModelOptions): Promise<RoundReply>;
+  onTextReply(state: TextReplyState): TextReplyDecision;
+  onToolCalls(state: ToolCallsState): ToolCallsDecision;
+  readonly settings: TurnHooksSettings;
+  readonly policy: ResponsePolicy;
+  /** The protocol in use (resolves `auto` once by asking the server about the model). Use it to build the prompt. */
+  resolveToolProtocol(signal: AbortSignal): Promise<ToolProtocol>;
+}
+
+const ERROR_LABELS: Record<ToolBlockError['kind'], string> = {
+  parse_error: 'invalid JSON',
+  missing_field: 'a missing field',
+  invalid_field: 'an invalid field',
+  tool_not_found: 'an unknown tool',
+};
+
+export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
+  const settings = parseTurnHooksSettings(options.settings ?? {});
+  const { bus, registry } = options;
+  const naming = options.toolNaming ?? localNaming;
+  const notice = (message: string) => bus.emit({ type: 'notice', message });
+  const offeredDefinitions = () => registry.definitions(options.allowedRisks);
+  const policy = createResponsePolicy(settings.policy, {
+    ...(options.openTodos && { openTodos: options.openTodos }),
+    offeredToolNames: () => offeredDefinitions().map((d) => d.name),
+  });
+  const sink: ReplySink = {
+    text: (text) => bus.emit({ type: 'text', text }),
+    thinking: (text) => bus.emit({ type: 'thinking', text }),
+    status: (message) => bus.emit({ type: 'status', message }),
+  };
+  const caller = new ResilientCaller({
+    endpoints: [{ provider: options.provider, model: options.model }, ...(options.fallbacks ?? [])],
+    retry: settings.retry,
+    sink,
+    notice,
+    ...(options.sleep && { sleep: options.sleep }),
+  });
+  const repetition = new RepetitionDetector(settings.repetitionThreshold);
+  const validate = (call: Parameters<ToolRegistry['parse']>[0]) => registry.parse(call, options.allowedRisks).ok;
+
+  let protocol: Promise<ToolProtocol> | undefined;
+  let forcedXml = false;
+  let lastErrors: ToolBlockError[] = [];
+  let lastIndex = new ToolIndex([], naming);
+  let corrections = 0;
+
+  const resolveProtocol = (signal: AbortSignal): Promise<ToolProtocol> => {
+    if (forcedXml) return Promise.resolve('xml');
+    protocol ??= resolveToolProtocol(settings.toolProtocol, options.provider, options.model, signal).then(
+      (mode) => {
+        if (settings.toolProtocol === 'auto' && mode === 'xml') notice('The model does not report native tool calling; using text-based tool calls (<tool> blocks).');
+        return mode;
+      },
+      (err: unknown) => {
+        protocol = undefined; // a cancelled lookup must not stick
+        throw err;
+      },
+    );
+    return protocol;
+  };
+
+  const beginTurn = () => {
+    caller.reset();
+    repetition.reset();
+    lastErrors = [];
+    corrections = 0;
+  };
+
+  const attempt = async (mode: ToolProtocol, endpoint: ModelEndpoint, out: ReplySink, messages: ChatMessage[], index: ToolIndex, signal: AbortSignal): Promise<ProtocolReply> => {
+    const sent = mode === 'xml' ? toTextProtocolMessages(messages, { naming, systemPart: renderTextProtocolPart(index) }) : messages;
+    return streamProtocolReply(
+      {
+        provider: endpoint.provider,
+        model: endpoint.model,
+        messages: sent,
+        signal,
+        ...(options.think !== undefined && { think: options.think }),
+        ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
+        ...(options.temperature !== undefined && { temperature: options.temperature }),
+        ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+      },
+      { mode, index, validate: settings.recoverJsonToolCalls ? validate : () => false },
+      out,
+    );
+  };
+
+  const callModel = async (round: number, messages: ChatMessage[], signal: AbortSignal, callOptions?: CallModelOptions): Promise<RoundReply> => {
+    if (round === 0) beginTurn();
+    const index = new ToolIndex(callOptions?.tools ?? offeredDefinitions(), naming);
+    let mode = await resolveProtocol(signal);
+    const reply = await caller.call(async (endpoint, out, sig) => {
+      try {
+        return await attempt(mode, endpoint, out, messages, index, sig);
+      } catch (err) {
+        // The server says this model takes no tools: switch to text-based calls for the rest of the session.
+        if (settings.toolProtocol !== 'auto' || mode !== 'native' || !isToolsUnsupportedError(err)) throw err;
+        forcedXml = true;
+        mode = 'xml';
+        notice('The server says this model does not support tool calling; switched to text-based tool calls (<tool> blocks).');
+        return attempt(mode, endpoint, out, messages, index, sig);
+      }
+    }, signal);
+    lastErrors = reply.protocolErrors;
+    lastIndex = index;
+    if (reply.recovered.length) notice(`The model wrote a tool call as text instead of calling it; running it (${reply.recovered.join(', ')}).`);
+    if (reply.usage) bus.emit({ type: 'usage', ...reply.usage });
+    return {
+      text: reply.text,
+      thinking: reply.thinking,
+      toolCalls: reply.toolCalls,
+      finishReason: reply.finishReason,
+      ...(reply.usage && { usage: reply.usage }),
+    };
+  };
+
+  const onToolCalls = (state: ToolCallsState): ToolCallsDecision => {
+    const verdict = repetition.observe(state.calls);
+    const errors = lastErrors;
+    lastErrors = [];
+    if (verdict.kind === 'stop') {
+      return {
+        action: 'stop',
+        notice: `The model called ${verdict.name} with the same arguments ${verdict.count} times in a row, even after being told; stopped the turn.`,
+        message: `Stopped: the model kept repeating the same ${verdict.name} call (${verdict.count} times in a row) instead of making progress. Try rephrasing the request, splitting it into smaller steps, or another model.`,
+      };
+    }
+    const notices: string[] = [];
+    const nudges: string[] = [];
+    if (errors.length) {
+      notices.push(`Some of the model's tool calls could not be read (${describeErrors(errors)}); sent it a correction.`);
+      nudges.push(toolBlockFeedback(errors, lastIndex));
+    }
+    if (verdict.kind === 'warn') {
+      notices.push(`The model called ${verdict.name} with the same arguments ${verdict.count} times in a row; told it to change approach.`);
+      nudges.push(
+        `You have called ${verdict.name} with the same arguments ${verdict.count} times in a row; the result will not change. Use the result you already have, try a different approach, or finish with a summary. Repeating the call again stops the task.`,
+      );
+    }
+    return { action: 'run', ...(notices.length && { notice: notices.join(' ') }), ...(nudges.length && { nudge: nudges.join('\n\n') }) };
+  };
+
+  const onTextReply = (state: TextReplyState): TextReplyDecision => {
+    const errors = lastErrors;
+    lastErrors = [];
+    if (errors.length && corrections < settings.maxToolFormatCorrections) {
+      corrections++;
+      return {
+        action: 'continue',
+        nudge: toolBlockFeedback(errors, lastIndex),
+        notice: `The model's tool call could not be read (${describeErrors(errors)}); sent it a correction (${corrections}/${settings.maxToolFormatCorrections}).`,
+      };
+    }
+    return policy.onTextReply(state);
+  };
+
+  return {
+    settings,
+    policy,
+    callModel,
+    onTextReply,
+    onToolCalls,
+    resolveToolProtocol: resolveProtocol,
+    ...(options.prepareMessages && { prepareMessages: options.prepareMessages }),
+  };
+}
+
+function describeErrors(errors: readonly ToolBlockError[]): string {
+  return [...new Set(errors.map((e) => ERROR_LABELS[e.kind]))].join(', ');
+}

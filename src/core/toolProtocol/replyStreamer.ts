@@ -1,0 +1,152 @@
+// One model call with the tool protocol applied: streams thinking and visible text to a sink, separates
+// `<think>` blocks, hides `<tool>` markup in xml mode and turns it into tool calls, and recovers calls the
+// model printed as JSON. Tool calls are only returned, never run here.
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage, ToolDefinition } from '../messages';
+import type { ChatProvider } from '../provider';
+import type { RoundReply } from '../agent/round';
+import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
+import type { ToolProtocol } from './protocol';
+import { TagStreamSplitter, type TagSegment } from './tagStream';
+import { parseToolBlock, type ToolBlockError } from './toolBlock';
+import type { ToolIndex } from './toolIndex';
+
+/** Where the streamed parts of a reply go (the event bus, through the retry guard). */
+export interface ReplySink {
+  text(text: string): void;
+  thinking(text: string): void;
+  status(message: string): void;
+}
+
+export interface ModelCallRequest {
+  provider: ChatProvider;
+  model: string;
+  messages: ChatMessage[];
+  signal: AbortSignal;
+  think?: boolean;
+  contextSize?: number;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface ReplyParsing {
+  mode: ToolProtocol;
+  /** The tools offered on this call; empty for a request without tools. */
+  index: ToolIndex;
+  /** Whether a call recovered from JSON text is runnable. */
+  validate: CallValidator;
+  newId?: () => string;
+}
+
+export interface ProtocolReply extends RoundReply {
+  /** Problems with `<tool>` blocks, for corrective feedback. */
+  protocolErrors: ToolBlockError[];
+  /** Names of calls recovered from JSON in the text. */
+  recovered: string[];
+}
+
+export const TOOL_TAGS = ['tool', 'tool_call'] as const;
+
+export async function streamProtocolReply(request: ModelCallRequest, parsing: ReplyParsing, sink: ReplySink): Promise<ProtocolReply> {
+  const newId = parsing.newId ?? (() => `call_${randomUUID().slice(0, 8)}`);
+  const reply: ProtocolReply = { text: '', thinking: '', toolCalls: [], finishReason: '', protocolErrors: [], recovered: [] };
+  const nativeTools: ToolDefinition[] = parsing.mode === 'native' ? parsing.index.tools.map((t) => t.definition) : [];
+  const think = new TagStreamSplitter({ tags: ['think'], streamBlocks: true });
+  const tools = parsing.mode === 'xml' ? new TagStreamSplitter({ tags: TOOL_TAGS, jsonAware: true }) : undefined;
+
+  const onThinking = (text: string) => {
+    if (!text) return;
+    reply.thinking += text;
+    sink.thinking(text);
+  };
+  const onVisible = (text: string) => {
+    if (!text) return;
+    reply.text += text;
+    sink.text(text);
+  };
+  const onBlock = (content: string) => {
+    if (parsing.index.size === 0) return; // a request without tools: drop stray markup
+    const parsed = parseToolBlock(content, parsing.index, newId);
+    reply.toolCalls.push(...parsed.calls);
+    reply.protocolErrors.push(...parsed.errors);
+  };
+  const toolStage = (segments: TagSegment[]) => {
+    for (const s of segments) {
+      if (s.kind === 'text') onVisible(s.text);
+      else if (s.kind === 'block') onBlock(s.content);
+    }
+  };
+  const textStage = (segments: TagSegment[]) => {
+    for (const s of segments) {
+      if (s.kind === 'block_part') onThinking(s.text);
+      else if (s.kind === 'text') {
+        if (tools) toolStage(tools.push(s.text));
+        else onVisible(s.text);
+      }
+    }
+  };
+
+  const stream = request.provider.chat({
+    model: request.model,
+    messages: request.messages,
+    tools: nativeTools,
+    signal: request.signal,
+    ...(request.think !== undefined && { think: request.think }),
+    ...(request.contextSize !== undefined && { contextSize: request.contextSize }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
+  });
+  for await (const delta of stream) {
+    switch (delta.type) {
+      case 'status':
+        sink.status(delta.message);
+        break;
+      case 'thinking':
+        onThinking(delta.text);
+        break;
+      case 'text':
+        textStage(think.push(delta.text));
+        break;
+      case 'tool_call':
+        reply.toolCalls.push(delta.call);
+        break;
+      case 'usage':
+        reply.usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        break;
+      case 'done':
+        reply.finishReason = delta.finishReason;
+        break;
+    }
+  }
+
+  textStage(think.end().segments);
+  if (tools) {
+    const end = tools.end();
+    toolStage(end.segments);
+    if (end.unterminated && parsing.index.size > 0) finishUnterminated(end.unterminated.content, parsing.index, newId, reply);
+    reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
+  }
+
+  if (reply.toolCalls.length === 0 && reply.protocolErrors.length === 0 && parsing.index.size > 0) {
+    const recovered = recoverJsonToolCalls(reply.text, parsing.validate, newId);
+    if (recovered.calls.length > 0) {
+      reply.toolCalls = recovered.calls;
+      reply.text = recovered.text;
+      reply.recovered = recovered.calls.map((c) => c.name);
+    }
+  }
+  return reply;
+}
+
+/** The model stopped inside a `<tool>` block: use the call if the JSON is whole, else say what is missing. */
+function finishUnterminated(content: string, index: ToolIndex, newId: () => string, reply: ProtocolReply): void {
+  const parsed = parseToolBlock(content, index, newId);
+  if (parsed.calls.length > 0 && parsed.errors.length === 0) {
+    reply.toolCalls.push(...parsed.calls);
+    return;
+  }
+  reply.protocolErrors.push({
+    kind: 'parse_error',
+    message: `The <tool> block was not closed with </tool>, and what came before is not a complete call: ${parsed.errors[0]?.message ?? 'incomplete JSON'}`,
+  });
+}

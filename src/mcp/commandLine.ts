@@ -1,0 +1,43 @@
+// What a server will run, as the user sees it in the consent dialog, and a fingerprint to remember consent by.
+import { createHash } from 'node:crypto';
+import type { McpServerConfig, McpServerSource } from './types';
+
+/** Workspace-defined servers arrive with a repository, so they need consent and a trusted workspace. */
+export function requiresConsent(source: McpServerSource): boolean {
+  return source.kind === 'workspaceFile' || source.kind === 'workspaceSetting';
+}
+
+/** The exact command line, environment and working directory (or the URL and header names for HTTP). */
+export function commandLineOf(config: McpServerConfig): string {
+  const t = config.transport;
+  if (t.type !== 'stdio') {
+    const headers = Object.keys(t.headers);
+    return `${t.type === 'sse' ? 'SSE' : 'HTTP'} ${t.url}${headers.length ? ` (headers: ${headers.join(', ')})` : ''}`;
+  }
+  const env = Object.entries(t.env).map(([k, v]) => `${k}=${quote(v)}`);
+  const line = [...env, quote(t.command), ...t.args.map(quote)].join(' ');
+  return t.cwd ? `${line}  (in ${t.cwd})` : line;
+}
+
+/**
+ * Changes whenever what would run changes (command, args, env, cwd, URL, headers), so a remembered consent
+ * never covers an edited definition.
+ */
+export function consentFingerprint(config: McpServerConfig): string {
+  const t = config.transport;
+  const canonical =
+    t.type === 'stdio'
+      ? { type: t.type, command: t.command, args: t.args, env: sortKeys(t.env), cwd: t.cwd ?? null }
+      : { type: t.type, url: t.url, headers: sortKeys(t.headers) };
+  return createHash('sha256').update(JSON.stringify({ name: config.name, ...canonical })).digest('hex');
+}
+
+function sortKeys(record: Record<string, string>): Array<[string, string]> {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** POSIX-style quoting for display: plain words stay bare. */
+function quote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_\-./:=@%+,]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,330 @@
+// One live connection to one MCP server: spawn or dial, handshake, list and call tools, close without orphans.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import type { ToolCallOutput } from './content';
+import { LineRingBuffer, LineSplitter } from './ringBuffer';
+import { isProcessAlive, killHard, waitForExit } from './processes';
+import { loadMcpSdk, type McpSdk } from './sdk';
+import type { HttpTransportConfig, McpServerConfig, StdioTransportConfig } from './types';
+
+export interface ConnectionHooks {
+  log(line: string): void;
+  /** The server sent notifications/tools/list_changed. */
+  onToolsChanged(): void;
+  /** The connection ended without us closing it (process crashed or exited, HTTP session ended). */
+  onUnexpectedClose(reason: string): void;
+}
+
+export interface OpenOptions {
+  config: McpServerConfig;
+  startTimeoutMs: number;
+  hooks: ConnectionHooks;
+  clientVersion: string;
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (message: string) => void;
+}
+
+export class McpStartError extends Error {}
+
+export type CallFailure = 'cancelled' | 'timeout' | 'closed' | 'server';
+
+export class McpCallError extends Error {
+  constructor(
+    message: string,
+    readonly kind: CallFailure,
+  ) {
+    super(message);
+  }
+}
+
+const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const MAX_PAGES = 100;
+const STDERR_TAIL_LINES = 12;
+
+export class McpConnection {
+  readonly stderr = new LineRingBuffer();
+  private client: Client | undefined;
+  private closing = false;
+  private ready = false;
+  private processId: number | undefined;
+  private readonly protocolErrors: string[] = [];
+  private markExited: () => void = () => {};
+  private exited: Promise<void> = Promise.resolve();
+  private info: { name: string; version: string } | undefined;
+
+  private constructor(
+    private readonly sdk: McpSdk,
+    private readonly options: OpenOptions,
+  ) {}
+
+  /** Start the server (or dial it) and finish the MCP handshake; throws McpStartError with the stderr tail. */
+  static async open(options: OpenOptions): Promise<McpConnection> {
+    const sdk = await loadMcpSdk();
+    const connection = new McpConnection(sdk, options);
+    try {
+      options.signal?.throwIfAborted();
+      const t = options.config.transport;
+      if (t.type === 'stdio') await connection.connectStdio(t);
+      else await connection.connectHttp(t);
+    } catch (err) {
+      const message = await connection.describeStartError(err);
+      await connection.close();
+      throw new McpStartError(message);
+    }
+    connection.ready = true;
+    const version = connection.client?.getServerVersion();
+    if (version) connection.info = { name: version.name, version: version.version };
+    return connection;
+  }
+
+  get pid(): number | undefined {
+    return this.processId;
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.info;
+  }
+
+  get isOpen(): boolean {
+    return this.ready && !this.closing;
+  }
+
+  /** Every page of tools/list, raw: each entry is checked one by one later so one bad tool can't hide the rest. */
+  async listTools(signal?: AbortSignal): Promise<unknown[]> {
+    const client = this.requireClient();
+    const tools: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ToolsPageSchema,
+        { timeout: this.options.startTimeoutMs, ...(signal && { signal }) },
+      );
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined || cursor === '') return tools;
+      if (seen.has(cursor)) throw new Error(`tools/list returned the cursor "${cursor}" twice; stopping to avoid an endless loop`);
+      seen.add(cursor);
+    }
+    throw new Error(`tools/list had more than ${MAX_PAGES} pages`);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutput> {
+    const client = this.requireClient();
+    // A per-call controller: the SDK never removes its abort listener, so the turn's signal must not collect them.
+    const controller = new AbortController();
+    const forward = () => controller.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        signal: controller.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => options.onProgress?.(formatProgress(p)),
+      });
+      // Servers of protocol 2024-10-07 answer with a bare `toolResult`.
+      return 'toolResult' in result && !('content' in result) ? { structuredContent: result.toolResult } : (result as ToolCallOutput);
+    } catch (err) {
+      throw await this.describeCallError(err, options);
+    } finally {
+      options.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /** The last lines the server wrote to stderr, ready to append to an error message. */
+  stderrTail(lines = STDERR_TAIL_LINES): string {
+    const tail = this.stderr.tail(lines);
+    return tail.length ? `\nLast stderr lines:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+  }
+
+  /** Close the session and make sure the process is gone (stdin closed, then SIGTERM, then SIGKILL). Idempotent. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    if (client) await Promise.race([client.close().catch(() => undefined), delay(5000)]);
+    const pid = this.processId;
+    if (pid !== undefined && isProcessAlive(pid)) {
+      // The SDK's own shutdown may still be running (after a failed handshake it is not awaited): give it a moment.
+      if (!(await waitForExit(pid, 3000))) {
+        killHard(pid);
+        await waitForExit(pid, 2000);
+      }
+    }
+  }
+
+  private async connectStdio(t: StdioTransportConfig): Promise<void> {
+    const onSpawn = (pid: number | null) => {
+      if (pid === null) return;
+      this.processId = pid;
+      this.options.hooks.log(`process ${pid} spawned`);
+    };
+    // Learn the pid as soon as the process spawns, before the handshake answer (which may never come).
+    class PidReportingTransport extends this.sdk.StdioClientTransport {
+      override async start(): Promise<void> {
+        await super.start();
+        onSpawn(this.pid);
+      }
+    }
+    const transport = new PidReportingTransport({
+      command: t.command,
+      args: t.args,
+      env: t.env,
+      ...(t.cwd !== undefined && { cwd: t.cwd }),
+      stderr: 'pipe',
+    });
+    const stream = transport.stderr;
+    if (stream) {
+      const splitter = new LineSplitter((line) => {
+        this.stderr.push(line);
+        this.options.hooks.log(`[stderr] ${line}`);
+      });
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer | string) => splitter.write(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+      stream.on('end', () => splitter.flush());
+    }
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+    await this.attach().connect(transport, this.connectOptions());
+    this.options.hooks.log('MCP handshake done');
+  }
+
+  private async connectHttp(t: HttpTransportConfig): Promise<void> {
+    const url = new URL(t.url);
+    const transportOptions = {
+      requestInit: { headers: t.headers },
+      ...(this.options.fetch && { fetch: this.options.fetch }),
+    };
+    if (t.type === 'sse') {
+      await this.attach().connect(new this.sdk.SSEClientTransport(url, transportOptions), this.connectOptions());
+      return;
+    }
+    let streamableError: unknown;
+    try {
+      const transport = new this.sdk.StreamableHTTPClientTransport(url, transportOptions);
+      await this.attach().connect(transport, this.connectOptions());
+      this.options.hooks.log('connected over Streamable HTTP');
+      return;
+    } catch (err) {
+      if (this.options.signal?.aborted) throw err;
+      streamableError = err;
+    }
+    // Older servers only speak the HTTP+SSE transport of protocol 2024-11-05.
+    this.options.hooks.log(`Streamable HTTP failed (${errorMessage(streamableError)}); trying the SSE transport`);
+    await this.client?.close().catch(() => undefined);
+    try {
+      const transport = new this.sdk.SSEClientTransport(url, transportOptions);
+      await this.attach().connect(transport, this.connectOptions());
+      this.options.hooks.log('connected over SSE');
+    } catch (err) {
+      throw new Error(`Streamable HTTP failed: ${errorMessage(streamableError)}; SSE fallback failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private attach(): Client {
+    const { hooks } = this.options;
+    const client = new this.sdk.Client({ name: 'localharness', version: this.options.clientVersion }, { capabilities: {} });
+    client.onclose = () => {
+      this.markExited();
+      if (this.client !== client || this.closing) return;
+      if (this.ready) {
+        this.ready = false;
+        hooks.onUnexpectedClose(this.options.config.transport.type === 'stdio' ? 'the server process exited' : 'the server closed the connection');
+      }
+    };
+    client.onerror = (error) => {
+      const message = errorMessage(error);
+      if (this.protocolErrors.length < 5) this.protocolErrors.push(message);
+      hooks.log(`[protocol error] ${message}`);
+    };
+    client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => {
+      hooks.log('server says its tool list changed');
+      hooks.onToolsChanged();
+    });
+    client.setNotificationHandler(this.sdk.LoggingMessageNotificationSchema, (n) => {
+      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
+      hooks.log(`[server ${n.params.level}] ${data}`);
+    });
+    this.client = client;
+    return client;
+  }
+
+  private connectOptions(): { timeout: number; signal?: AbortSignal } {
+    return { timeout: this.options.startTimeoutMs, ...(this.options.signal && { signal: this.options.signal }) };
+  }
+
+  private requireClient(): Client {
+    if (!this.client || !this.isOpen) throw new McpCallError(`MCP server "${this.options.config.name}" is not connected`, 'closed');
+    return this.client;
+  }
+
+  private async describeStartError(err: unknown): Promise<string> {
+    const { config } = this.options;
+    const t = config.transport;
+    let reason: string;
+    if (this.options.signal?.aborted) reason = 'the start was cancelled';
+    else if ((err as NodeJS.ErrnoException)?.code === 'ENOENT' && t.type === 'stdio') {
+      reason = `the command "${t.command}" was not found (is it installed and on PATH?${t.cwd ? `, working directory ${t.cwd}` : ''})`;
+    } else if (this.isMcpError(err, 'RequestTimeout')) {
+      reason = `no answer to the MCP handshake within ${seconds(this.options.startTimeoutMs)}`;
+    } else if (this.isMcpError(err, 'ConnectionClosed')) {
+      await this.settle();
+      reason = 'the process exited during the MCP handshake';
+    } else reason = errorMessage(err);
+    const protocol = this.protocolErrors.length
+      ? `. It wrote output that is not MCP JSON-RPC to stdout (${this.protocolErrors[0]}); an MCP server must write only protocol messages to stdout and log to stderr`
+      : '';
+    return `MCP server "${config.name}" failed to start: ${reason}${protocol}.${this.stderrTail()}`;
+  }
+
+  private async describeCallError(err: unknown, options: CallOptions): Promise<McpCallError> {
+    const name = this.options.config.name;
+    if (options.signal.aborted) return new McpCallError('Cancelled while the MCP tool was running; the server was told to stop.', 'cancelled');
+    if (this.isMcpError(err, 'RequestTimeout')) {
+      return new McpCallError(
+        `MCP server "${name}" did not answer within ${seconds(options.timeoutMs)} (the timeout restarts on every progress report); the call was cancelled.`,
+        'timeout',
+      );
+    }
+    if (this.isMcpError(err, 'ConnectionClosed') || (err instanceof Error && err.message === 'Not connected')) {
+      await this.settle();
+      return new McpCallError(`MCP server "${name}" stopped during the call (it crashed or exited). Other tools still work.${this.stderrTail()}`, 'closed');
+    }
+    return new McpCallError(`MCP server "${name}" failed the call: ${errorMessage(err)}`, 'server');
+  }
+
+  private isMcpError(err: unknown, code: 'RequestTimeout' | 'ConnectionClosed'): boolean {
+    return err instanceof this.sdk.McpError && err.code === this.sdk.ErrorCode[code];
+  }
+
+  /** Let the last stderr output of a dying process arrive before we quote it. */
+  private async settle(): Promise<void> {
+    await Promise.race([this.exited, delay(500)]);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function formatProgress(p: { progress: number; total?: number; message?: string }): string {
+  const amount = p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`;
+  return p.message ? `${p.message} (${amount})` : `progress ${amount}`;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))} s`;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref?.());
+}

@@ -1,0 +1,173 @@
+// The MCP client for the editor and the CLI: owns the configured servers, their tools in the registry,
+// their status and logs. Constructing it does nothing; the SDK loads when the first server starts.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ToolRegistry } from '../core/tools/registry';
+import { consentFingerprint } from './commandLine';
+import { Emitter } from './emitter';
+import { DEFAULT_RING_LIMITS, type RingBufferLimits } from './ringBuffer';
+import { ServerController } from './serverController';
+import { McpToolRegistrar } from './toolRegistrar';
+import type { Disposable, McpConsentPort, McpServerConfig, McpServerStatus } from './types';
+
+export interface McpManagerOptions {
+  registry: ToolRegistry;
+  /** Asked before a workspace-defined server starts; without it such servers stay blocked. */
+  consent?: McpConsentPort;
+  /** Untrusted workspaces never start workspace-defined servers. Defaults to trusted (the CLI). */
+  isWorkspaceTrusted?: () => boolean;
+  /** For HTTP servers (tests inject their own). */
+  fetch?: FetchLike;
+  now?: () => number;
+  clientVersion?: string;
+  /** Per tool call, reset on progress. Default 60 s. */
+  defaultToolTimeoutMs?: number;
+  /** Process start plus handshake. Default 30 s. */
+  defaultStartTimeoutMs?: number;
+  /** Delays before each automatic restart after a crash. Default 1 s, 2 s, 4 s (three tries). */
+  restartDelaysMs?: readonly number[];
+  /** After this long up, a crash starts a fresh series of restart attempts. Default 60 s. */
+  stableAfterMs?: number;
+  logLimits?: RingBufferLimits;
+}
+
+export interface McpLogEntry {
+  server: string;
+  line: string;
+}
+
+export class McpManager {
+  private readonly controllers = new Map<string, ServerController>();
+  private readonly registrar: McpToolRegistrar;
+  private readonly changed = new Emitter<McpServerStatus>();
+  private readonly logged = new Emitter<McpLogEntry>();
+  private disposed = false;
+
+  /** Fires whenever a server's status changes (state, tools, message). */
+  readonly onDidChange = this.changed.event;
+  /** Every log line as it is written (for an output channel or `--verbose`). */
+  readonly onDidLog = this.logged.event;
+
+  constructor(private readonly options: McpManagerOptions) {
+    this.registrar = new McpToolRegistrar(options.registry);
+  }
+
+  /**
+   * Replace the configured servers. Removed servers stop; changed ones stop and, if they were running, start
+   * again with the new definition in the background. New servers wait for `start`/`startAll`.
+   */
+  async setServers(configs: readonly McpServerConfig[]): Promise<void> {
+    this.assertAlive();
+    const names = new Set<string>();
+    for (const config of configs) {
+      if (names.has(config.name)) throw new Error(`two MCP servers are named "${config.name}"; names must be unique`);
+      names.add(config.name);
+    }
+    const stops: Array<Promise<void>> = [];
+    const restart: string[] = [];
+    for (const [name, controller] of this.controllers) {
+      const next = configs.find((c) => c.name === name);
+      if (next && sameDefinition(controller.config, next)) continue;
+      const wasRunning = ['starting', 'ready', 'restarting'].includes(controller.status().state);
+      if (next && wasRunning) restart.push(name);
+      this.controllers.delete(name);
+      stops.push(controller.stop(next ? 'configuration changed' : 'removed from the configuration'));
+    }
+    await Promise.all(stops);
+    for (const config of configs) if (!this.controllers.has(config.name)) this.controllers.set(config.name, this.createController(config));
+    for (const name of restart) void this.controllers.get(name)?.start();
+  }
+
+  serverNames(): string[] {
+    return [...this.controllers.keys()];
+  }
+
+  /** Start every server that isn't running; resolves when each is ready, failed or blocked. Never throws. */
+  async startAll(): Promise<void> {
+    this.assertAlive();
+    await Promise.all([...this.controllers.values()].map((c) => c.start().catch(() => undefined)));
+  }
+
+  start(name: string): Promise<void> {
+    return this.controller(name).start();
+  }
+
+  stop(name: string): Promise<void> {
+    return this.controller(name).stop('stopped by the user');
+  }
+
+  restart(name: string): Promise<void> {
+    return this.controller(name).restart();
+  }
+
+  status(name: string): McpServerStatus {
+    return this.controller(name).status();
+  }
+
+  statuses(): McpServerStatus[] {
+    return [...this.controllers.values()].map((c) => c.status());
+  }
+
+  /** The server's recent log: our lifecycle events, its stderr and its log notifications. */
+  getLog(name: string): string[] {
+    return this.controller(name).log();
+  }
+
+  /** Tokens all MCP tool definitions add to every request (for the context meter). */
+  totalToolTokens(): number {
+    return this.statuses().reduce((sum, s) => sum + s.toolTokens, 0);
+  }
+
+  /** Stop everything and wait until every child process is gone. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down')));
+    this.controllers.clear();
+    this.changed.clear();
+    this.logged.clear();
+  }
+
+  private controller(name: string): ServerController {
+    this.assertAlive();
+    const controller = this.controllers.get(name);
+    if (!controller) {
+      const known = this.serverNames();
+      throw new Error(`there is no MCP server named "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ' (none are configured)'}`);
+    }
+    return controller;
+  }
+
+  private createController(config: McpServerConfig): ServerController {
+    const o = this.options;
+    return new ServerController(config, {
+      registrar: this.registrar,
+      ...(o.consent && { consent: o.consent }),
+      isWorkspaceTrusted: o.isWorkspaceTrusted ?? (() => true),
+      ...(o.fetch && { fetch: o.fetch }),
+      clientVersion: o.clientVersion ?? '0.1.0',
+      defaultToolTimeoutMs: o.defaultToolTimeoutMs ?? 60_000,
+      defaultStartTimeoutMs: o.defaultStartTimeoutMs ?? 30_000,
+      restartDelaysMs: o.restartDelaysMs ?? [1000, 2000, 4000],
+      stableAfterMs: o.stableAfterMs ?? 60_000,
+      now: o.now ?? Date.now,
+      logLimits: o.logLimits ?? { ...DEFAULT_RING_LIMITS, maxLines: 1000, maxBytes: 256 * 1024 },
+      onChange: (status) => {
+        // A stopped-and-replaced controller may still report; only the current one speaks for the name.
+        if (this.controllers.get(config.name)?.config === config || status.state === 'stopped') this.changed.fire(status);
+      },
+      onLog: (server, line) => this.logged.fire({ server, line }),
+    });
+  }
+
+  private assertAlive(): void {
+    if (this.disposed) throw new Error('the MCP manager has been disposed');
+  }
+}
+
+function sameDefinition(a: McpServerConfig, b: McpServerConfig): boolean {
+  if (consentFingerprint(a) !== consentFingerprint(b)) return false;
+  const rest = (c: McpServerConfig) => JSON.stringify([c.source, c.risk ?? null, c.tools, c.toolTimeoutMs ?? null, c.startTimeoutMs ?? null]);
+  return rest(a) === rest(b);
+}
+
+export type { Disposable };

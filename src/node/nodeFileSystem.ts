@@ -1,0 +1,81 @@
+// FileSystemPort on node:fs/promises. lstat never follows a final symlink; writes are atomic (temp file + rename).
+import { promises as fsp } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FileKind, FileStat, FileSystemPort } from '../core/ports';
+
+export class NodeFileSystem implements FileSystemPort {
+  async readFile(file: string): Promise<string> {
+    return fsp.readFile(file, 'utf8');
+  }
+
+  /**
+   * Write to a temp file in the same directory, then rename over the target: readers never see a half-written
+   * file, a crash leaves the old content, and a symlink or hard link at the target is replaced, never written through.
+   */
+  async writeFile(file: string, content: string): Promise<void> {
+    const dir = path.dirname(file);
+    const existing = await this.lstat(file);
+    // Keep the permissions of a file we replace (e.g. an executable script).
+    const mode = existing?.kind === 'file' ? (await fsp.lstat(file)).mode & 0o7777 : undefined;
+    const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    // 'wx' fails rather than following anything that might already sit at the temp name.
+    const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
+    try {
+      try {
+        await handle.writeFile(content, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (mode !== undefined) await fsp.chmod(temp, mode); // open() applied the umask
+      await fsp.rename(temp, file);
+    } catch (err) {
+      await fsp.rm(temp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async lstat(file: string): Promise<FileStat | undefined> {
+    let stats: Stats;
+    try {
+      stats = await fsp.lstat(file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // ENOTDIR: a parent is a file, so nothing can be at this path either.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw err;
+    }
+    return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+  }
+
+  async realpath(file: string): Promise<string> {
+    return fsp.realpath(file);
+  }
+
+  async readDirectory(dir: string): Promise<Array<{ name: string; kind: FileKind }>> {
+    const entries = await fsp.readdir(dir, { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await fsp.rename(from, to);
+  }
+
+  /** Creates missing parents too; an existing directory is fine. */
+  async mkdir(dir: string): Promise<void> {
+    await fsp.mkdir(dir, { recursive: true });
+  }
+
+  async remove(file: string): Promise<void> {
+    await fsp.rm(file, { force: true });
+  }
+}
+
+function kindOf(s: Stats | Dirent): FileKind {
+  if (s.isSymbolicLink()) return 'symlink';
+  if (s.isDirectory()) return 'directory';
+  if (s.isFile()) return 'file';
+  return 'other';
+}

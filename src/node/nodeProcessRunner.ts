@@ -1,0 +1,132 @@
+// ProcessRunner on child_process: the platform shell in its own process group, so a timeout or an abort
+// kills the whole tree (SIGTERM, then SIGKILL). Output is merged and captured in bounded memory; no stdin.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { ProcessRunner, RunOptions, RunResult } from '../core/ports';
+import { BoundedOutput } from './boundedOutput';
+
+export interface NodeProcessRunnerOptions {
+  /** Shell binary; defaults to /bin/sh (POSIX) or %ComSpec% (Windows). */
+  shell?: string;
+  /** Extra environment on top of process.env. */
+  env?: Record<string, string>;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  /** After the shell exits, how long to wait for background children that still hold the output pipes. */
+  drainMs?: number;
+}
+
+/** Keeps commands from waiting on a pager or a password prompt, and from colouring output the model must read. */
+const NON_INTERACTIVE_ENV: Record<string, string> = {
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0',
+  NO_COLOR: '1',
+};
+
+export class NodeProcessRunner implements ProcessRunner {
+  private readonly isWindows = process.platform === 'win32';
+
+  constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
+
+  run(command: string, opts: RunOptions): Promise<RunResult> {
+    if (opts.signal.aborted) return Promise.resolve({ exitCode: null, output: '', timedOut: false, cancelled: true });
+    const output = new BoundedOutput(opts.maxOutputChars);
+    const child = this.spawnShell(command, opts.cwd);
+
+    return new Promise<RunResult>((resolve, reject) => {
+      let timedOut = false;
+      let cancelled = false;
+      let killing = false;
+      let settled = false;
+      let exitCode: number | null = null;
+      let drainTimer: NodeJS.Timeout | undefined;
+      let heldOpen = false;
+
+      const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+      child.stdout!.on('data', (chunk: Buffer) => output.push(decoders[0]!.write(chunk)));
+      child.stderr!.on('data', (chunk: Buffer) => output.push(decoders[1]!.write(chunk)));
+
+      const killTree = () => {
+        if (killing) return;
+        killing = true;
+        this.signalTree(child, 'SIGTERM');
+        // Escalate even if we have already resolved: something in the group may be ignoring SIGTERM.
+        setTimeout(() => this.signalTree(child, 'SIGKILL'), this.options.killGraceMs ?? 2000).unref();
+      };
+
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killTree();
+      }, Math.max(1, opts.timeoutMs));
+      const onAbort = () => {
+        cancelled = true;
+        killTree();
+      };
+      opts.signal.addEventListener('abort', onAbort, { once: true });
+
+      const finish = (code: number | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (drainTimer) clearTimeout(drainTimer);
+        opts.signal.removeEventListener('abort', onAbort);
+        for (const d of decoders) output.push(d.end());
+        if (heldOpen) output.push('\n[The command left background processes running; their later output is not captured.]');
+        resolve({ exitCode: code, output: output.toString(), timedOut, cancelled });
+      };
+
+      child.once('error', (err) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        opts.signal.removeEventListener('abort', onAbort);
+        reject(err);
+      });
+      child.once('exit', (code) => {
+        exitCode = code;
+        // Background children can keep the pipes open after the shell exits; don't wait for them forever.
+        drainTimer = setTimeout(() => {
+          heldOpen = !killing;
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          finish(exitCode);
+        }, this.options.drainMs ?? 500);
+      });
+      child.once('close', (code) => finish(code ?? exitCode));
+    });
+  }
+
+  private spawnShell(command: string, cwd: string): ChildProcess {
+    const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env };
+    if (this.isWindows) {
+      const shell = this.options.shell ?? process.env.ComSpec ?? 'cmd.exe';
+      return spawn(shell, ['/d', '/s', '/c', `"${command}"`], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        windowsVerbatimArguments: true,
+      });
+    }
+    // detached: the shell leads a new process group, so -pid reaches every process it starts.
+    return spawn(this.options.shell ?? '/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  }
+
+  private signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
+    const pid = child.pid;
+    if (pid === undefined) return;
+    if (this.isWindows) {
+      // No process groups or SIGTERM on Windows: taskkill /T /F walks the tree and is already forceful.
+      if (signal === 'SIGTERM') {
+        spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+      }
+      return;
+    }
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the whole group is already gone.
+    }
+  }
+}

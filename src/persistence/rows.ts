@@ -1,0 +1,74 @@
+// Turning database rows into the store's public shapes.
+import type { ToolCall } from '../core/messages';
+import type { Row } from './journaledDatabase';
+import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
+
+export function rowToSession(row: Row): SessionInfo {
+  return {
+    id: text(row.id),
+    title: text(row.title),
+    model: text(row.model),
+    provider: text(row.provider),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    status: text(row.status) as SessionStatus,
+    turnOpen: num(row.turn_open) === 1,
+    messageCount: num(row.message_count),
+  };
+}
+
+export function rowToMessage(row: Row): StoredMessage {
+  const message: StoredMessage = {
+    id: num(row.id),
+    sessionId: text(row.session_id),
+    seq: num(row.seq),
+    role: text(row.role) as StoredMessage['role'],
+    content: text(row.content),
+    displayOnly: num(row.display_only) === 1,
+    createdAt: num(row.created_at),
+  };
+  if (row.thinking !== null && row.thinking !== undefined) message.thinking = text(row.thinking);
+  if (row.tool_calls !== null && row.tool_calls !== undefined) message.toolCalls = JSON.parse(text(row.tool_calls)) as ToolCall[];
+  if (row.tool_call_id !== null && row.tool_call_id !== undefined) message.toolCallId = text(row.tool_call_id);
+  if (row.tool_name !== null && row.tool_name !== undefined) message.toolName = text(row.tool_name);
+  if (row.prompt_tokens !== null || row.completion_tokens !== null) {
+    message.tokens = {};
+    if (row.prompt_tokens !== null && row.prompt_tokens !== undefined) message.tokens.prompt = num(row.prompt_tokens);
+    if (row.completion_tokens !== null && row.completion_tokens !== undefined) message.tokens.completion = num(row.completion_tokens);
+  }
+  if (row.compressed_from !== null && row.compressed_from !== undefined) message.compressedFrom = num(row.compressed_from);
+  if (row.superseded_by !== null && row.superseded_by !== undefined) message.supersededBy = num(row.superseded_by);
+  return message;
+}
+
+export function rowToAudit(row: Row): ToolAuditEntry {
+  return {
+    id: num(row.id),
+    sessionId: text(row.session_id),
+    toolCallId: text(row.tool_call_id),
+    name: text(row.name),
+    arguments: JSON.parse(text(row.arguments)) as unknown,
+    approval: text(row.approval),
+    durationMs: num(row.duration_ms),
+    outcome: text(row.outcome) as ToolOutcome,
+    createdAt: num(row.created_at),
+  };
+}
+
+export function rowToCheckpoint(row: Row): Checkpoint {
+  return {
+    id: num(row.id),
+    sessionId: text(row.session_id),
+    path: text(row.path),
+    before: row.before === null ? null : text(row.before),
+    createdAt: num(row.created_at),
+  };
+}
+
+function text(value: Row[string]): string {
+  return typeof value === 'string' ? value : String(value ?? '');
+}
+
+function num(value: Row[string]): number {
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}

@@ -1,0 +1,91 @@
+// The session database schema, as an ordered list of migrations. Never edit a released migration:
+// add a new one, so databases created by older versions upgrade in place.
+// Row ids are AUTOINCREMENT so an id is never handed out twice, even after deleting the newest rows.
+import type { Migration } from './migrations';
+
+export const SESSION_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'sessions, messages, key/value',
+    up(db) {
+      db.run(`
+        CREATE TABLE sessions (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          model TEXT NOT NULL,
+          provider TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          status TEXT NOT NULL DEFAULT 'active'
+        );
+        CREATE TABLE messages (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          role TEXT NOT NULL,
+          content TEXT NOT NULL,
+          thinking TEXT,
+          tool_calls TEXT,
+          tool_call_id TEXT,
+          tool_name TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX messages_by_session ON messages (session_id, seq);
+        CREATE TABLE kv (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 2,
+    description: 'token counts, display-only and compressed messages, summaries, tool audit, open turns',
+    up(db) {
+      db.run(`
+        ALTER TABLE sessions ADD COLUMN turn_open INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN prompt_tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN completion_tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN display_only INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN compressed_from INTEGER;
+        ALTER TABLE messages ADD COLUMN superseded_by INTEGER;
+        CREATE TABLE session_summaries (
+          session_id TEXT PRIMARY KEY,
+          text TEXT NOT NULL,
+          files_touched TEXT NOT NULL DEFAULT '[]',
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE tool_audit (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id TEXT NOT NULL,
+          tool_call_id TEXT NOT NULL,
+          name TEXT NOT NULL,
+          arguments TEXT NOT NULL,
+          approval TEXT NOT NULL,
+          duration_ms INTEGER NOT NULL,
+          outcome TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX tool_audit_by_session ON tool_audit (session_id, id);
+      `);
+    },
+  },
+  {
+    version: 3,
+    description: 'file checkpoints (undo stack)',
+    up(db) {
+      db.run(`
+        CREATE TABLE file_checkpoints (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id TEXT NOT NULL,
+          path TEXT NOT NULL,
+          before TEXT,
+          created_at INTEGER NOT NULL,
+          undone INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX file_checkpoints_by_session ON file_checkpoints (session_id, undone, id);
+      `);
+    },
+  },
+];

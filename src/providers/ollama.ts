@@ -1,0 +1,272 @@
+// ChatProvider for Ollama's `/api/chat` through the `ollama` package. One client per request, with a
+// fetch bound to that request's signal: `client.abort()` would abort every stream of a shared client.
+import { Ollama, type ChatRequest as OllamaChatRequest, type ShowResponse } from 'ollama';
+import {
+  ProviderError,
+  type ChatProvider,
+  type ChatRequest,
+  type ModelInfo,
+  type StreamDelta,
+} from '../core/provider';
+import type { ToolCall } from '../core/messages';
+import { fetchWithSignal, linkAbort } from './abort';
+import { OLLAMA_CAPABILITIES } from './capabilities';
+import {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+  DEFAULT_LOADING_STATUS_DELAY_MS,
+  systemProviderClock,
+  type ProviderClock,
+} from './clock';
+import { guardFirstItem } from './firstByteGuard';
+import { newToolCallId } from './ids';
+import {
+  abortedError,
+  contextHint,
+  emptyResponseError,
+  incompleteStreamError,
+  toProviderError,
+  type ErrorContext,
+} from './networkErrors';
+import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
+import { ThinkTagSplitter } from './thinkTagSplitter';
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_KEEP_ALIVE = '30m';
+/** Default `num_ctx` ceiling: bigger windows cost memory most local machines do not have. */
+export const NUM_CTX_CAP = 32768;
+/** `num_ctx` when `/api/show` does not report the model's context length. */
+export const FALLBACK_NUM_CTX = 8192;
+
+export interface OllamaOptions {
+  host?: string;
+  fetch?: typeof fetch;
+  /** How long Ollama keeps the model loaded after a request (`keep_alive`); default '30m'. */
+  keepAlive?: string | number;
+  /** How long to wait for the first streamed byte (cold model loads); default 5 minutes. */
+  firstByteTimeoutMs?: number;
+  /** When to report "loading model…" while waiting; default 3 s. */
+  loadingStatusDelayMs?: number;
+  clock?: ProviderClock;
+}
+
+const START_HINT = 'Start it with `ollama serve` (or open the Ollama app), then check the Ollama host setting.';
+const NO_DONE_MESSAGE = 'Did not receive done or success response in stream.';
+
+export class OllamaProvider implements ChatProvider {
+  readonly id = 'ollama' as const;
+  readonly baseUrl: string;
+  readonly capabilities = OLLAMA_CAPABILITIES;
+  private readonly fetchFn: typeof fetch;
+  private readonly keepAlive: string | number;
+  private readonly firstByteTimeoutMs: number;
+  private readonly loadingStatusDelayMs: number;
+  private readonly clock: ProviderClock;
+  private readonly label: string;
+  /** `/api/show` answers per model; only successes are kept. */
+  private readonly infoCache = new Map<string, ModelInfo>();
+
+  constructor(options: OllamaOptions = {}) {
+    this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.keepAlive = options.keepAlive ?? DEFAULT_KEEP_ALIVE;
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
+    this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
+    this.clock = options.clock ?? systemProviderClock;
+    this.label = `Ollama at ${this.baseUrl}`;
+  }
+
+  async *chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+    const messages = toOllamaMessages(request.messages);
+    const abort = linkAbort(request.signal);
+    const context = this.errorContext(request.signal);
+    const client = this.client(abort.signal);
+    let completed = false;
+    let streamOpened = false;
+    let produced = false;
+    try {
+      const open = async () => {
+        const body = await this.buildBody(request, messages, client);
+        const stream = await client.chat(body);
+        streamOpened = true;
+        return stream[Symbol.asyncIterator]();
+      };
+      const splitter = new ThinkTagSplitter();
+      const calls: ToolCall[] = [];
+      let finishReason: string | undefined;
+      const guarded = guardFirstItem(open, {
+        timeoutMs: this.firstByteTimeoutMs,
+        statusDelayMs: this.loadingStatusDelayMs,
+        clock: this.clock,
+        abort: () => abort.abort(),
+        serverLabel: this.label,
+      });
+      for await (const item of guarded) {
+        if (item.kind === 'status') {
+          yield { type: 'status', message: item.message };
+          continue;
+        }
+        const chunk = item.value;
+        const message = chunk.message;
+        if (message?.thinking) {
+          produced = true;
+          yield { type: 'thinking', text: message.thinking };
+        }
+        if (message?.content) {
+          produced = true;
+          for (const piece of splitter.push(message.content)) {
+            yield piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
+          }
+        }
+        for (const raw of message?.tool_calls ?? []) {
+          produced = true;
+          calls.push(toToolCall(raw));
+        }
+        if (chunk.done) {
+          finishReason = chunk.done_reason || 'stop';
+          yield { type: 'usage', promptTokens: chunk.prompt_eval_count ?? 0, completionTokens: chunk.eval_count ?? 0 };
+        }
+      }
+      if (request.signal.aborted) throw abortedError(request.signal.reason);
+      for (const piece of splitter.flush()) {
+        yield piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
+      }
+      if (!finishReason) throw produced ? incompleteStreamError(this.label) : emptyResponseError(this.label);
+      for (const call of calls) yield { type: 'tool_call', call };
+      completed = true;
+      yield { type: 'done', finishReason };
+    } catch (err) {
+      throw toProviderError(err, context, (e) => this.mapClientError(e, request.model, streamOpened, produced));
+    } finally {
+      if (!completed) abort.abort();
+      abort.dispose();
+    }
+  }
+
+  async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
+    try {
+      const list = await this.client(signal).list();
+      return (list.models ?? []).map((m) => ({ name: m.name }));
+    } catch (err) {
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, undefined, false, false));
+    }
+  }
+
+  async modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
+    try {
+      return await this.fetchModelInfo(model, this.client(signal));
+    } catch (err) {
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, model, false, false));
+    }
+  }
+
+  private async buildBody(
+    request: ChatRequest,
+    messages: OllamaChatRequest['messages'],
+    client: Ollama,
+  ): Promise<OllamaChatRequest & { stream: true }> {
+    const needsInfo = request.contextSize === undefined || request.think !== undefined;
+    const info = needsInfo ? await this.cachedModelInfo(request.model, client) : undefined;
+    // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
+    const numCtx = request.contextSize ?? Math.min(info?.contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
+    const canThink = info?.capabilities?.includes('thinking') ?? false;
+    return {
+      model: request.model,
+      messages,
+      stream: true,
+      keep_alive: this.keepAlive,
+      options: {
+        num_ctx: numCtx,
+        ...(request.maxTokens !== undefined && { num_predict: request.maxTokens }),
+        ...(request.temperature !== undefined && { temperature: request.temperature }),
+      },
+      ...(request.tools.length > 0 && { tools: toOllamaTools(request.tools) }),
+      // Ollama rejects `think` for models without the capability, so only send it where it is understood.
+      ...(request.think !== undefined && canThink && { think: request.think }),
+    };
+  }
+
+  private async cachedModelInfo(model: string, client: Ollama): Promise<ModelInfo> {
+    const cached = this.infoCache.get(model);
+    if (cached) return cached;
+    const info = await this.fetchModelInfo(model, client);
+    this.infoCache.set(model, info);
+    return info;
+  }
+
+  private async fetchModelInfo(model: string, client: Ollama): Promise<ModelInfo> {
+    const show = await client.show({ model });
+    const info: ModelInfo = { name: model };
+    const contextLength = contextLengthOf(show);
+    if (contextLength) info.contextLength = contextLength;
+    if (Array.isArray(show.capabilities)) info.capabilities = show.capabilities.filter((c) => typeof c === 'string');
+    return info;
+  }
+
+  private client(signal: AbortSignal): Ollama {
+    return new Ollama({ host: this.baseUrl, fetch: fetchWithSignal(this.fetchFn, signal) });
+  }
+
+  private errorContext(signal: AbortSignal): ErrorContext {
+    return { serverLabel: this.label, startHint: START_HINT, signal };
+  }
+
+  private mapClientError(err: unknown, model: string | undefined, streamOpened: boolean, produced: boolean): ProviderError | undefined {
+    if (!(err instanceof Error)) return undefined;
+    const status = (err as { status_code?: unknown }).status_code;
+    if (err.name === 'ResponseError' && typeof status === 'number') {
+      const hint =
+        status === 404 && model && /not found/i.test(err.message) ? ` Pull it with \`ollama pull ${model}\`.` : contextHint(err.message);
+      return new ProviderError('http', `${this.label} answered HTTP ${status}: ${err.message}.${hint}`, { status, cause: err });
+    }
+    if (err.message === NO_DONE_MESSAGE) return produced ? incompleteStreamError(this.label, err) : emptyResponseError(this.label);
+    // ollama-js rethrows an in-stream `{"error": "…"}` line as a plain Error.
+    if (streamOpened && err.constructor === Error) {
+      return new ProviderError('stream_error', `${this.label} reported an error in the middle of the reply: ${err.message}.`, { cause: err });
+    }
+    return undefined;
+  }
+}
+
+function toToolCall(raw: { function: { name: string; arguments: unknown }; id?: unknown }): ToolCall {
+  const args = raw.function.arguments;
+  return {
+    id: typeof raw.id === 'string' && raw.id ? raw.id : newToolCallId(),
+    name: raw.function.name,
+    // Objects as Ollama sends them; some proxies send a JSON string, which stays raw for the registry to parse.
+    arguments: typeof args === 'string' ? args : isRecord(args) ? args : {},
+  };
+}
+
+/** `model_info["<arch>.context_length"]`, e.g. `qwen3.context_length`. */
+function contextLengthOf(show: ShowResponse): number | undefined {
+  const raw: unknown = show.model_info;
+  const modelInfo: Record<string, unknown> | undefined =
+    raw instanceof Map ? Object.fromEntries(raw) : isRecord(raw) ? raw : undefined;
+  if (!modelInfo) return undefined;
+  const arch = modelInfo['general.architecture'];
+  const exact = typeof arch === 'string' ? modelInfo[`${arch}.context_length`] : undefined;
+  if (typeof exact === 'number' && exact > 0) return exact;
+  for (const [key, value] of Object.entries(modelInfo)) {
+    if (key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+function normaliseHost(raw: string): string {
+  const withScheme = raw.includes('://') ? raw : `http://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new TypeError(`Invalid Ollama host "${raw}": expected something like ${DEFAULT_OLLAMA_HOST}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Invalid Ollama host "${raw}": only http:// and https:// are supported`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+

@@ -1,0 +1,271 @@
+// ChatProvider for servers speaking OpenAI's `/v1/chat/completions` (LM Studio, llama.cpp server, vLLM),
+// through the `openai` package. Streams SSE deltas, rebuilds tool calls by index, splits reasoning out.
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import {
+  ProviderError,
+  type ChatProvider,
+  type ChatRequest,
+  type ModelInfo,
+  type StreamDelta,
+} from '../core/provider';
+import { linkAbort } from './abort';
+import { OPENAI_COMPATIBLE_CAPABILITIES } from './capabilities';
+import {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+  DEFAULT_LOADING_STATUS_DELAY_MS,
+  systemProviderClock,
+  type ProviderClock,
+} from './clock';
+import { guardFirstItem } from './firstByteGuard';
+import { newToolCallId } from './ids';
+import {
+  abortedError,
+  capitalise,
+  contextHint,
+  emptyResponseError,
+  incompleteStreamError,
+  toProviderError,
+  type ErrorContext,
+} from './networkErrors';
+import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
+import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
+import { ThinkTagSplitter } from './thinkTagSplitter';
+import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
+
+export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
+
+export interface OpenAICompatibleOptions {
+  /** e.g. `http://127.0.0.1:1234/v1` (LM Studio) or `http://127.0.0.1:8080/v1` (llama-server); `/v1` is added when the path is empty. */
+  baseUrl?: string;
+  /** Only needed when the server was started with an API key. */
+  apiKey?: string;
+  fetch?: typeof fetch;
+  /** How long to wait for the first streamed byte (cold model loads); default 5 minutes. */
+  firstByteTimeoutMs?: number;
+  /** When to report "loading model…" while waiting; default 3 s. */
+  loadingStatusDelayMs?: number;
+  clock?: ProviderClock;
+}
+
+/** The parts of a streamed chunk we read, including the non-standard reasoning fields. */
+interface StreamChunk {
+  choices?: Array<{
+    index?: number;
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: ToolCallPiece[];
+    } | null;
+    finish_reason?: string | null;
+  }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+const START_HINT =
+  'Start the server: in LM Studio open the Developer tab and switch the server on (or run `lms server start`); ' +
+  'for llama.cpp run `llama-server -m <model.gguf> --port 8080`; for vLLM run `vllm serve <model>`. ' +
+  'Then check the base URL setting.';
+
+export class OpenAICompatibleProvider implements ChatProvider {
+  readonly id = 'openai' as const;
+  readonly baseUrl: string;
+  readonly capabilities = OPENAI_COMPATIBLE_CAPABILITIES;
+  private readonly client: OpenAI;
+  private readonly fetchFn: typeof fetch;
+  private readonly firstByteTimeoutMs: number;
+  private readonly loadingStatusDelayMs: number;
+  private readonly clock: ProviderClock;
+  private readonly label: string;
+
+  constructor(options: OpenAICompatibleOptions = {}) {
+    this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
+    this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
+    this.clock = options.clock ?? systemProviderClock;
+    this.label = `the OpenAI-compatible server at ${this.baseUrl}`;
+    this.client = new OpenAI({
+      baseURL: this.baseUrl,
+      // Local servers ignore the key unless started with one; the client insists on a value.
+      apiKey: options.apiKey || 'not-needed',
+      fetch: this.fetchFn,
+      // Retrying is the caller's decision (it knows whether the turn can be repeated).
+      maxRetries: 0,
+      // Our own first-byte guard decides when to give up; keep the library's limit out of its way.
+      timeout: this.firstByteTimeoutMs + 60_000,
+      logLevel: 'off',
+    });
+  }
+
+  async *chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+    const body: ChatCompletionCreateParamsStreaming = {
+      model: request.model,
+      messages: toOpenAIMessages(request.messages),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(request.tools.length > 0 && { tools: toOpenAITools(request.tools) }),
+      ...(request.temperature !== undefined && { temperature: request.temperature }),
+      ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+    };
+    const abort = linkAbort(request.signal);
+    const context = this.errorContext(request.signal);
+    let completed = false;
+    try {
+      const open = async () => {
+        const stream = await this.client.chat.completions.create(body, { signal: abort.signal });
+        return stream[Symbol.asyncIterator]();
+      };
+      const splitter = new ThinkTagSplitter();
+      const calls = new ToolCallAccumulator(newToolCallId);
+      let produced = false;
+      let finishReason: string | undefined;
+      const guarded = guardFirstItem(open, {
+        timeoutMs: this.firstByteTimeoutMs,
+        statusDelayMs: this.loadingStatusDelayMs,
+        clock: this.clock,
+        abort: () => abort.abort(),
+        serverLabel: capitalise(this.label),
+      });
+      for await (const item of guarded) {
+        if (item.kind === 'status') {
+          yield { type: 'status', message: item.message };
+          continue;
+        }
+        const chunk: StreamChunk = item.value;
+        for (const choice of chunk.choices ?? []) {
+          if ((choice.index ?? 0) !== 0) continue;
+          const delta = choice.delta ?? {};
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) {
+            produced = true;
+            yield { type: 'thinking', text: reasoning };
+          }
+          if (delta.content) {
+            produced = true;
+            for (const piece of splitter.push(delta.content)) yield pieceDelta(piece);
+          }
+          for (const piece of delta.tool_calls ?? []) {
+            produced = true;
+            calls.add(piece);
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+        }
+        if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
+          yield {
+            type: 'usage',
+            promptTokens: chunk.usage.prompt_tokens,
+            completionTokens: chunk.usage.completion_tokens ?? 0,
+          };
+        }
+      }
+      // The openai stream ends quietly when aborted; a cancelled reply must not look finished.
+      if (request.signal.aborted) throw abortedError(request.signal.reason);
+      for (const piece of splitter.flush()) yield pieceDelta(piece);
+      if (!finishReason) throw produced ? incompleteStreamError(this.label) : emptyResponseError(this.label);
+      for (const call of calls.finish()) yield { type: 'tool_call', call };
+      completed = true;
+      yield { type: 'done', finishReason };
+    } catch (err) {
+      throw toProviderError(err, context, (e) => this.mapClientError(e));
+    } finally {
+      // Breaking out of the iteration, an error, or a timeout: close the HTTP request.
+      if (!completed) abort.abort();
+      abort.dispose();
+    }
+  }
+
+  async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
+    try {
+      const page = await this.client.models.list({ signal });
+      return page.data.map((m) => infoFromModelEntry({ ...m }));
+    } catch (err) {
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
+    }
+  }
+
+  /** LM Studio's own API first (it knows the loaded context), then vLLM / llama.cpp hints, then just the name. */
+  async modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
+    const context = this.errorContext(signal);
+    const root = serverRoot(this.baseUrl);
+    try {
+      const fromLmStudio = await lmStudioModelInfo(this.fetchFn, root, model, signal);
+      if (fromLmStudio) return fromLmStudio;
+      let info: ModelInfo = { name: model };
+      try {
+        info = (await this.listModels(signal)).find((m) => m.name === model) ?? info;
+      } catch (err) {
+        // A server without /v1/models still serves chat; only "not reachable" and cancellation matter here.
+        if (err instanceof ProviderError && (err.kind === 'connection_refused' || err.kind === 'aborted')) throw err;
+      }
+      if (info.loadedContextLength === undefined) {
+        const loaded = await llamaCppLoadedContext(this.fetchFn, root, signal);
+        if (loaded) info = { ...info, loadedContextLength: loaded };
+      }
+      return info;
+    } catch (err) {
+      throw toProviderError(err, context);
+    }
+  }
+
+  private errorContext(signal: AbortSignal): ErrorContext {
+    return { serverLabel: this.label, startHint: START_HINT, signal };
+  }
+
+  private mapClientError(err: unknown): ProviderError | undefined {
+    if (err instanceof APIUserAbortError) return abortedError(err);
+    if (err instanceof APIConnectionTimeoutError) {
+      return new ProviderError('first_byte_timeout', `${capitalise(this.label)} did not answer in time.`, { cause: err, retryable: true });
+    }
+    // Network failures: the generic rules read the socket error from the cause chain.
+    if (err instanceof APIConnectionError) return undefined;
+    if (!(err instanceof APIError)) return undefined;
+    const serverText = serverErrorText(err);
+    if (err.status !== undefined) {
+      return new ProviderError(
+        'http',
+        `${capitalise(this.label)} answered HTTP ${err.status}: ${serverText}.${contextHint(serverText)}`,
+        { status: err.status, cause: err },
+      );
+    }
+    // `data: {"error": {...}}` inside a 200 stream (llama.cpp does this when generation fails).
+    const code = err.code ?? (isRecord(err.error) ? err.error.code : undefined);
+    return new ProviderError(
+      'stream_error',
+      `${capitalise(this.label)} reported an error in the middle of the reply: ${serverText}${code !== undefined && code !== null ? ` (code ${String(code)})` : ''}.`,
+      { cause: err },
+    );
+  }
+}
+
+function pieceDelta(piece: { kind: 'text' | 'thinking'; text: string }): StreamDelta {
+  return piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
+}
+
+/** The server's own words: `{"error":{"message"}}` (OpenAI, llama.cpp), `{"error":"…"}` (LM Studio) or plain text. */
+function serverErrorText(err: APIError): string {
+  const detail: unknown = err.error;
+  if (typeof detail === 'string' && detail) return detail;
+  if (isRecord(detail) && typeof detail.message === 'string' && detail.message) return detail.message;
+  const text = err.message.replace(/^\d{3}\s+/, '').trim();
+  return text && !/status code \(no body\)/.test(text) ? text : 'no error text';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object';
+}
+
+function normaliseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`Invalid base URL "${raw}": expected something like ${DEFAULT_OPENAI_BASE_URL}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Invalid base URL "${raw}": only http:// and https:// are supported`);
+  }
+  if (url.pathname === '' || url.pathname === '/') url.pathname = '/v1';
+  return url.toString().replace(/\/+$/, '');
+}

@@ -1,0 +1,148 @@
+// The chat view's data: the items the panel shows, the state the host owns, and the UI events that change it.
+// Schemas (zod) and types in one place so the host and the webview validate the same shapes.
+// zod/mini (functional checks) keeps the webview bundle small: the classic API would add ~400 KB.
+import * as z from 'zod/mini';
+
+/** Longest tool argument / result text kept in the view state; the full text lives in the core's history. */
+export const MAX_TOOL_TEXT = 20_000;
+/** Longest single text field accepted over the bridge (a whole assistant message can be long). */
+export const MAX_TEXT = 2_000_000;
+
+const Text = z.string().check(z.maxLength(MAX_TEXT));
+const Short = (max: number) => z.string().check(z.maxLength(max));
+const Id = z.string().check(z.minLength(1), z.maxLength(200));
+const Count = z.int().check(z.nonnegative());
+
+export const ToolStatusSchema = z.enum(['running', 'done', 'error', 'denied']);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
+/** Next steps an error can offer as buttons; the host maps each to a command. */
+export const ErrorActionSchema = z.enum(['openSettings', 'showLogs', 'selectModel']);
+export type ErrorAction = z.infer<typeof ErrorActionSchema>;
+
+export const ApprovalStateSchema = z.enum(['pending', 'approved', 'denied']);
+
+export const ToolApprovalSchema = z.object({
+  state: ApprovalStateSchema,
+  title: Text,
+  detail: Text,
+  risk: Short(40),
+  scope: z.optional(Short(40)),
+  reason: z.optional(Text),
+});
+export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
+
+export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text });
+export const AssistantItemSchema = z.object({
+  kind: z.literal('assistant'),
+  id: Id,
+  text: Text,
+  thinking: Text,
+  /** True while deltas may still be appended to this item. */
+  streaming: z.boolean(),
+});
+export const ToolItemSchema = z.object({
+  kind: z.literal('tool'),
+  id: Id,
+  /** The model's tool call id; not unique across turns on every server, so lookups take the latest. */
+  callId: Short(200),
+  name: Short(200),
+  args: Text,
+  status: ToolStatusSchema,
+  approval: z.optional(ToolApprovalSchema),
+  progress: z.optional(Text),
+  result: z.optional(Text),
+  durationMs: z.optional(z.number().check(z.nonnegative())),
+});
+/** Display-only: shown in the panel, never part of what the model reads. */
+export const NoticeItemSchema = z.object({ kind: z.literal('notice'), id: Id, text: Text });
+export const ErrorItemSchema = z.object({ kind: z.literal('error'), id: Id, text: Text, actions: z.array(ErrorActionSchema).check(z.maxLength(5)) });
+
+export const ChatItemSchema = z.discriminatedUnion('kind', [
+  UserItemSchema,
+  AssistantItemSchema,
+  ToolItemSchema,
+  NoticeItemSchema,
+  ErrorItemSchema,
+]);
+export type UserItem = z.infer<typeof UserItemSchema>;
+export type AssistantItem = z.infer<typeof AssistantItemSchema>;
+export type ToolItem = z.infer<typeof ToolItemSchema>;
+export type NoticeItem = z.infer<typeof NoticeItemSchema>;
+export type ErrorItem = z.infer<typeof ErrorItemSchema>;
+export type ChatItem = z.infer<typeof ChatItemSchema>;
+
+export const ContextUsageSchema = z.object({
+  /** Tokens the last model call used (prompt + completion). */
+  used: Count,
+  /** The context window the server runs; null when unknown. */
+  available: z.nullable(Count),
+});
+export type ContextUsage = z.infer<typeof ContextUsageSchema>;
+
+export const ChatViewStateSchema = z.object({
+  items: z.array(ChatItemSchema).check(z.maxLength(100_000)),
+  /** A turn is running. */
+  busy: z.boolean(),
+  /** Transient status line ("Loading model…"); null when there is nothing to say. */
+  status: z.nullable(Text),
+  context: ContextUsageSchema,
+  /** Counter for item ids; kept across resets so ids stay unique for the view's keyed DOM. */
+  nextId: Count,
+});
+export type ChatViewState = z.infer<typeof ChatViewStateSchema>;
+
+export const TurnEndReasonSchema = z.enum(['completed', 'task_completion', 'ask_question', 'max_rounds', 'cancelled', 'error']);
+
+/** Everything that changes the chat view. The host maps core AgentEvents to these. */
+export const ChatEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn_start'), text: Text }),
+  z.object({ type: z.literal('round_start') }),
+  z.object({ type: z.literal('status'), text: Text }),
+  z.object({ type: z.literal('thinking'), text: Text }),
+  z.object({ type: z.literal('text'), text: Text }),
+  z.object({ type: z.literal('tool_call'), callId: Short(200), name: Short(200), args: Text }),
+  z.object({
+    type: z.literal('approval_request'),
+    callId: Short(200),
+    title: Text,
+    detail: Text,
+    risk: Short(40),
+  }),
+  z.object({
+    type: z.literal('approval_result'),
+    callId: Short(200),
+    approved: z.boolean(),
+    scope: z.optional(Short(40)),
+    reason: z.optional(Text),
+  }),
+  z.object({ type: z.literal('tool_progress'), callId: Short(200), text: Text }),
+  z.object({
+    type: z.literal('tool_result'),
+    callId: Short(200),
+    ok: z.boolean(),
+    denied: z.boolean(),
+    content: Text,
+    durationMs: z.number().check(z.nonnegative()),
+  }),
+  z.object({ type: z.literal('notice'), text: Text }),
+  z.object({ type: z.literal('error'), text: Text, actions: z.array(ErrorActionSchema).check(z.maxLength(5)) }),
+  z.object({ type: z.literal('usage'), used: Count }),
+  z.object({ type: z.literal('context_limit'), available: z.nullable(Count) }),
+  z.object({ type: z.literal('turn_end'), reason: TurnEndReasonSchema, result: z.optional(Text) }),
+  z.object({ type: z.literal('reset') }),
+]);
+export type ChatEvent = z.infer<typeof ChatEventSchema>;
+export type ChatEventType = ChatEvent['type'];
+
+/** What the model currently knows about the user's work (the hot-context block), for the on-demand panel. */
+export const HotContextViewSchema = z.object({
+  /** The exact block injected before each model call; empty when there is nothing yet. */
+  text: Text,
+  filesRead: z.array(z.object({ path: Text, ranges: Short(2000) })).check(z.maxLength(1000)),
+  filesModified: z.array(z.object({ path: Text, ranges: Short(2000) })).check(z.maxLength(1000)),
+  todos: z.array(z.object({ text: Text, status: z.enum(['pending', 'in_progress', 'done']) })).check(z.maxLength(1000)),
+  activeFile: z.nullable(Text),
+  selection: z.nullable(Short(200)),
+});
+export type HotContextView = z.infer<typeof HotContextViewSchema>;

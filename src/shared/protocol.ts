@@ -1,0 +1,100 @@
+// The host <-> webview protocol: every message in both directions, validated with zod on receipt.
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+import { ChatEventSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
+
+export * from './chatModel';
+
+// zod/mini ships without messages; English ones make dropped-message log lines readable.
+z.config(en());
+
+const Seq = z.int().check(z.nonnegative());
+
+/** Longest message the user may send in one go (a big paste is fine; a runaway one is not). */
+export const MAX_USER_MESSAGE = 200_000;
+
+/** Only web links leave the webview, and only through the host. */
+export function isWebLink(url: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(url.trim());
+}
+
+// ---- host -> webview ----
+
+export const HostToWebviewSchema = z.discriminatedUnion('type', [
+  /** The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. */
+  z.object({ type: z.literal('snapshot'), seq: Seq, state: ChatViewStateSchema }),
+  /** Events after `base` up to `seq`. A webview whose own seq is not `base` asks for a snapshot. */
+  z.object({ type: z.literal('events'), base: Seq, seq: Seq, events: z.array(ChatEventSchema).check(z.minLength(1), z.maxLength(10_000)) }),
+  z.object({
+    type: z.literal('models'),
+    models: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(5000)),
+    selected: z.nullable(z.string().check(z.maxLength(500))),
+    /** Why the list is empty, in plain words (server down, nothing pulled). */
+    error: z.optional(z.string().check(z.maxLength(5000))),
+  }),
+  /** "What the model knows". `reveal` opens the panel (the command); otherwise it refreshes an open one. */
+  z.object({ type: z.literal('hotContext'), view: HotContextViewSchema, reveal: z.optional(z.boolean()) }),
+  /** Move keyboard focus to the message box (the focus-chat command). */
+  z.object({ type: z.literal('focus') }),
+  /** Put text into the message box without sending it. */
+  z.object({ type: z.literal('prefill'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE)) }),
+]);
+export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
+
+// ---- webview -> host ----
+
+/** Commands the panel may ask the host to run; the host maps them to `localharness.*` command ids. */
+export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules']);
+export type PanelCommand = z.infer<typeof PanelCommandSchema>;
+
+export const WebviewToHostSchema = z.discriminatedUnion('type', [
+  /** The webview (re)loaded or lost track: send a snapshot. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('selectModel'), name: z.string().check(z.minLength(1), z.maxLength(500)) }),
+  z.object({ type: z.literal('refreshModels') }),
+  /** The "what the model knows" panel opened (host sends and keeps sending hotContext) or closed. */
+  z.object({ type: z.literal('hotContext'), open: z.boolean() }),
+  z.object({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8000), z.refine(isWebLink, 'only http and https links')) }),
+  z.object({ type: z.literal('copy'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
+  z.object({ type: z.literal('runCommand'), command: PanelCommandSchema }),
+  /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
+  z.object({
+    type: z.literal('perf'),
+    name: z.string().check(z.maxLength(100)),
+    ms: z.number().check(z.nonnegative()),
+    count: z.optional(z.int().check(z.nonnegative())),
+  }),
+]);
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+
+export function parseHostMessage(raw: unknown): ParseResult<HostToWebview> {
+  return toResult(HostToWebviewSchema.safeParse(raw));
+}
+
+export function parseWebviewMessage(raw: unknown): ParseResult<WebviewToHost> {
+  return toResult(WebviewToHostSchema.safeParse(raw));
+}
+
+function toResult<T>(res: { success: true; data: T } | { success: false; error: z.core.$ZodError }): ParseResult<T> {
+  if (res.success) return { ok: true, message: res.data };
+  return { ok: false, error: describeIssues(res.error) };
+}
+
+/** A short, log-friendly description: the first few issues with their paths. */
+export function describeIssues(error: z.core.$ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** What a dropped message looked like, without dumping a huge payload into the log. */
+export function summarizeMessage(raw: unknown): string {
+  if (raw && typeof raw === 'object' && 'type' in raw) return `type=${String((raw as { type: unknown }).type).slice(0, 40)}`;
+  return typeof raw;
+}

@@ -1,0 +1,372 @@
+// The ChatController the chat view talks to: owns the conversation (history, context tracker, session approval
+// rules), reads settings at the start of every turn, wires the core turn runner to the editor's ports, and
+// forwards every AgentEvent to the chat store and the log. The heavy modules load on first use (turnEngine.ts).
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import type { ChatController, ModelList, Unsubscribe } from '../chat/controller';
+import type { ChatStateStore } from '../chat/chatStateStore';
+import { hotContextView } from '../chat/hotContextView';
+import type { HotContextView } from '../../shared/protocol';
+import { EventBus } from '../../core/agent/events';
+import { ContextTracker, type EditorActivity } from '../../core/context/tracker';
+import type { ChatMessage } from '../../core/messages';
+import type { ApprovalAsker, ApprovalRule } from '../../core/approval/gate';
+import type { ChatProvider } from '../../core/provider';
+import type { FileSystemPort, ProcessRunner } from '../../core/ports';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { WorkspaceFolder } from '../../core/tools/workspaceRoots';
+import { describeEventForLog } from '../log/eventLog';
+import { errorMessage, type Logger } from '../log/logger';
+import type { WorkspaceRuleStore } from '../approval/rules';
+import { describeRule } from '../approval/rules';
+import { parseSettings, type HarnessSettings, type ParsedSettings } from '../settings';
+import type { StatusInfo } from '../status/statusText';
+import { folderPath } from '../ports/vsCodeFileSystem';
+import { buildSystemPrompt, type ToolAccess } from './promptBuilder';
+import { modelListProblem } from './modelText';
+import { ModelService, type TurnEngine } from './modelService';
+
+export interface HarnessControllerDeps {
+  store: ChatStateStore;
+  log: Logger;
+  rules: WorkspaceRuleStore;
+  apiKeys: { get(): Promise<string | undefined> };
+  ask: ApprovalAsker;
+  fs: FileSystemPort;
+  /** Builds the terminal runner once the fallback (child-process) runner is loaded. */
+  createRunner: (fallback: ProcessRunner) => ProcessRunner;
+  loadEngine?: () => Promise<TurnEngine>;
+  readSettings?: () => ParsedSettings;
+  isTrusted?: () => boolean;
+}
+
+export const RESTRICTED_NOTICE =
+  'Restricted Mode: this workspace is not trusted, so Local Harness offers the model only read tools (list, read, search files). Trust the workspace to let it edit files and run commands.';
+
+export class HarnessController implements ChatController, vscode.Disposable {
+  readonly bus = new EventBus();
+  private history: ChatMessage[] = [];
+  private tracker = new ContextTracker();
+  private trackerOff: () => void;
+  private editor: EditorActivity = {};
+  private sessionRules: ApprovalRule[] = [];
+  private turn: { abort: AbortController; done: Promise<void> } | undefined;
+  private engine: Promise<TurnEngine> | undefined;
+  private registry: ToolRegistry | undefined;
+  private runner: ProcessRunner | undefined;
+  private unreachable: string | undefined;
+  private activeModel = '';
+  private restrictedNoticeShown = false;
+  readonly models: ModelService;
+  private readonly modelListeners = new Set<() => void>();
+  private readonly hotListeners = new Set<() => void>();
+  private readonly statusListeners = new Set<() => void>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: HarnessControllerDeps) {
+    this.models = new ModelService({
+      log: deps.log,
+      apiKeys: deps.apiKeys,
+      loadEngine: () => this.loadEngine(),
+      onReachability: (message) => this.setUnreachable(message),
+    });
+    this.bus.on((event) => deps.store.applyAgentEvent(event));
+    this.bus.on((event) => {
+      const line = describeEventForLog(event);
+      if (line) deps.log.write(line.level, line.message);
+    });
+    this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
+    this.activeModel = this.settings().settings.model;
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => this.onConfigChanged(e)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        deps.store.notice('This workspace is now trusted: from the next message Local Harness may edit files and run commands, with your approval.');
+        deps.log.info('workspace trust granted: all tools are offered from the next turn');
+        this.fire(this.statusListeners);
+      }),
+    );
+    this.showRestrictedNotice();
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  async send(text: string): Promise<void> {
+    if (this.turn) throw new Error('A turn is already running. Press Stop first, or wait for it to finish.');
+    const abort = new AbortController();
+    let finished!: () => void;
+    this.turn = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
+    this.setBusy(true);
+    try {
+      await this.runOneTurn(text, abort.signal);
+    } finally {
+      this.turn = undefined;
+      this.setBusy(false);
+      finished();
+    }
+  }
+
+  stop(): void {
+    if (!this.turn || this.turn.abort.signal.aborted) return;
+    this.deps.log.info('stop requested: cancelling the turn');
+    this.turn.abort.abort();
+  }
+
+  async newChat(): Promise<void> {
+    const running = this.turn;
+    this.stop();
+    // Let the cancelled turn finish emitting before the view is cleared.
+    if (running) await running.done;
+    this.history = [];
+    this.sessionRules = [];
+    this.trackerOff();
+    this.tracker = new ContextTracker();
+    this.tracker.setEditorActivity(this.editor);
+    this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
+    this.restrictedNoticeShown = false;
+    this.deps.store.reset();
+    this.deps.log.info('new chat');
+    this.showRestrictedNotice();
+    this.fire(this.hotListeners);
+  }
+
+  async selectModel(name: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration('localharness');
+    const inspected = config.inspect<string>('model');
+    // Write where the current value comes from, so the choice actually takes effect.
+    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await config.update('model', name, target);
+    this.activeModel = name;
+    this.deps.log.info(`model selected: ${name}`);
+    this.fire(this.statusListeners);
+  }
+
+  async listModels(signal: AbortSignal): Promise<ModelList> {
+    const { settings } = this.settings();
+    const selected = settings.model || null;
+    try {
+      const infos = await this.models.list(settings, signal);
+      const models = infos.map((m) => m.name);
+      const problem = modelListProblem(settings, models);
+      if (selected && !problem) void this.refreshContextLimit(settings, selected, signal);
+      return { models, selected, ...(problem !== undefined && { error: problem }) };
+    } catch (err) {
+      if (signal.aborted) return { models: [], selected };
+      return { models: [], selected, error: errorMessage(err) };
+    }
+  }
+
+  showHotContext(): HotContextView {
+    return hotContextView(this.tracker.snapshot());
+  }
+
+  onDidChangeModels(listener: () => void): Unsubscribe {
+    this.modelListeners.add(listener);
+    return () => this.modelListeners.delete(listener);
+  }
+
+  onDidChangeHotContext(listener: () => void): Unsubscribe {
+    this.hotListeners.add(listener);
+    return () => this.hotListeners.delete(listener);
+  }
+
+  onDidChangeStatus(listener: () => void): Unsubscribe {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  setEditorActivity(activity: EditorActivity): void {
+    this.editor = activity;
+    this.tracker.setEditorActivity(activity);
+  }
+
+  statusInfo(): StatusInfo {
+    const { context, busy } = this.deps.store.state;
+    return {
+      model: this.activeModel,
+      used: context.used,
+      available: context.available,
+      busy,
+      ...(this.unreachable !== undefined && { unreachable: this.unreachable }),
+      ...(!this.isTrusted() && { restricted: true }),
+    };
+  }
+
+  /** Settings as the next turn will read them (problems are logged once per read). */
+  settings(): ParsedSettings {
+    return this.deps.readSettings?.() ?? parseSettings((key) => vscode.workspace.getConfiguration('localharness').get(key));
+  }
+
+  private async runOneTurn(text: string, signal: AbortSignal): Promise<void> {
+    const { settings, problems } = this.settings();
+    for (const p of problems) this.deps.log.warn(`settings: ${p}`);
+    const store = this.deps.store;
+    let engine: TurnEngine;
+    let provider: ChatProvider;
+    let model: string;
+    let available: number | null;
+    try {
+      engine = await this.loadEngine();
+      provider = await this.models.provider(settings);
+      model = settings.model || (await this.firstModel(settings, signal));
+      available = await this.models.contextWindow(settings, model, signal);
+    } catch (err) {
+      // Nothing reached the model: show the message and the reason, keep the history unchanged.
+      store.dispatch({ type: 'turn_start', text });
+      if (!signal.aborted) {
+        const why = errorMessage(err);
+        this.deps.log.error(`turn not started: ${why}`);
+        store.error(why, /model/i.test(why) ? ['selectModel', 'openSettings', 'showLogs'] : ['openSettings', 'showLogs']);
+      }
+      store.dispatch({ type: 'turn_end', reason: signal.aborted ? 'cancelled' : 'error' });
+      return;
+    }
+    this.activeModel = model;
+    store.setContextLimit(available);
+
+    const folders = workspaceFolders();
+    const access: ToolAccess = folders.length === 0 ? 'none' : this.isTrusted() ? 'all' : 'read-only';
+    if (access === 'read-only') this.showRestrictedNotice();
+    if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
+    this.registry ??= engine.createToolRegistry();
+    this.runner ??= this.deps.createRunner(engine.createFallbackRunner());
+    const registry = this.registry;
+    const tracker = this.tracker;
+    // Without a folder no tool is offered (allowedRisks []), so this placeholder root is never touched.
+    const roots = new engine.WorkspaceRoots(folders.length ? folders : [{ name: 'no-folder', path: os.tmpdir() }], this.deps.fs);
+    const rules: ApprovalRule[] = [...this.sessionRules, ...this.deps.rules.list(), ...settings.rules];
+    const gate = new engine.ApprovalGate({
+      policy: { autoApprove: settings.autoApprove, rules },
+      ask: this.deps.ask,
+      onRemember: (rule, scope) => this.remember(rule, scope, rules),
+    });
+    const systemInfo = {
+      os: `${os.type()} ${os.release()}`,
+      shell: vscode.env.shell || process.env.SHELL || (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
+      workspaceFolders: folders.map((f) => f.path),
+    };
+    const loopBreakingTools = registry.list().some((t) => t.loopBreaking);
+    const outcome = await engine.runTurn(
+      this.history,
+      text,
+      {
+        provider,
+        model,
+        registry,
+        gate,
+        bus: this.bus,
+        toolContext: { roots, fs: this.deps.fs, runner: this.runner, tracker },
+        buildSystemPrompt: () =>
+          buildSystemPrompt({
+            systemInfo,
+            tracker,
+            access,
+            loopBreakingTools,
+            ...(available !== null && { budgetTokens: Math.floor(available * 0.25) }),
+          }),
+        maxRounds: settings.maxRounds,
+        ...(access !== 'all' && { allowedRisks: access === 'read-only' ? (['read'] as const) : ([] as const) }),
+        think: settings.think,
+        ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
+      },
+      signal,
+    );
+    this.deps.log.info(`turn finished: ${outcome.reason} after ${outcome.rounds} round(s)`);
+  }
+
+  private remember(rule: ApprovalRule, scope: 'session' | 'workspace', activeRules: ApprovalRule[]): void {
+    // Applies to the rest of this turn at once; the gate re-reads the list on every check.
+    activeRules.push(rule);
+    if (scope === 'session') {
+      this.sessionRules.push(rule);
+      this.deps.log.info(`approval rule for this session: ${describeRule(rule)}`);
+      return;
+    }
+    this.deps.rules.add(rule).then(
+      () => this.deps.log.info(`approval rule saved for this workspace: ${describeRule(rule)}`),
+      (err: unknown) => this.deps.log.error('could not save the approval rule', err),
+    );
+  }
+
+  private async firstModel(settings: HarnessSettings, signal: AbortSignal): Promise<string> {
+    const name = await this.models.firstChatModel(settings, signal);
+    this.deps.store.notice(`Using ${name}, the first model the server lists. Choose another with "Select Model".`);
+    return name;
+  }
+
+  private async refreshContextLimit(settings: HarnessSettings, model: string, signal: AbortSignal): Promise<void> {
+    if (this.turn) return;
+    try {
+      const size = await this.models.contextWindow(settings, model, signal);
+      if (!this.turn && !signal.aborted) this.deps.store.setContextLimit(size);
+    } catch {
+      // The meter keeps its previous value; the log already has the reason.
+    }
+  }
+
+  private loadEngine(): Promise<TurnEngine> {
+    this.engine ??= (this.deps.loadEngine ?? (() => import('./turnEngine')))().catch((err: unknown) => {
+      this.engine = undefined;
+      throw err;
+    });
+    return this.engine;
+  }
+
+  private showRestrictedNotice(): void {
+    if (this.restrictedNoticeShown || this.isTrusted()) return;
+    this.restrictedNoticeShown = true;
+    this.deps.store.notice(RESTRICTED_NOTICE);
+  }
+
+  private isTrusted(): boolean {
+    return this.deps.isTrusted?.() ?? vscode.workspace.isTrusted;
+  }
+
+  private setBusy(busy: boolean): void {
+    void vscode.commands.executeCommand('setContext', 'localharness.turnRunning', busy);
+    this.fire(this.statusListeners);
+  }
+
+  private setUnreachable(message: string | undefined): void {
+    if (message === this.unreachable) return;
+    this.unreachable = message;
+    void vscode.commands.executeCommand('setContext', 'localharness.serverUnreachable', message !== undefined);
+    if (message) this.deps.log.warn(message);
+    this.fire(this.statusListeners);
+  }
+
+  private onConfigChanged(e: vscode.ConfigurationChangeEvent): void {
+    if (!e.affectsConfiguration('localharness')) return;
+    this.models.clearCache();
+    const serverKeys = ['localharness.model', 'localharness.provider', 'localharness.ollama.host', 'localharness.openai.baseUrl'];
+    if (serverKeys.some((k) => e.affectsConfiguration(k))) {
+      if (!this.turn) this.activeModel = this.settings().settings.model;
+      this.fire(this.modelListeners);
+    }
+    this.fire(this.statusListeners);
+  }
+
+  private fire(listeners: Set<() => void>): void {
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.deps.log.error('a change listener failed', err);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.turn?.abort.abort();
+    this.trackerOff();
+    for (const d of this.disposables) d.dispose();
+    this.modelListeners.clear();
+    this.hotListeners.clear();
+    this.statusListeners.clear();
+  }
+}
+
+function workspaceFolders(): WorkspaceFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: folderPath(f.uri) }));
+}

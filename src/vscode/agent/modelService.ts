@@ -1,0 +1,90 @@
+// Talking to the model server outside a turn: building the provider from settings, listing models with a short
+// probe timeout (which also decides whether the server is "unreachable"), and the context window per model.
+import { ProviderError, type ChatProvider, type ModelInfo } from '../../core/provider';
+import { errorMessage, type Logger } from '../log/logger';
+import { serverUrl, type HarnessSettings } from '../settings';
+import { noModelMessage, serverName, unreachableMessage } from './modelText';
+
+export type TurnEngine = typeof import('./turnEngine');
+
+export interface ModelServiceDeps {
+  log: Logger;
+  apiKeys: { get(): Promise<string | undefined> };
+  loadEngine: () => Promise<TurnEngine>;
+  /** Called with a message when the server stops answering, undefined when it answers again. */
+  onReachability: (unreachable: string | undefined) => void;
+  probeTimeoutMs?: number;
+  modelInfoTimeoutMs?: number;
+}
+
+const PROBE_TIMEOUT_MS = 4000;
+const MODEL_INFO_TIMEOUT_MS = 5000;
+
+export class ModelService {
+  private readonly contextCache = new Map<string, number | null>();
+
+  constructor(private readonly deps: ModelServiceDeps) {}
+
+  async provider(settings: HarnessSettings): Promise<ChatProvider> {
+    const engine = await this.deps.loadEngine();
+    const apiKey = settings.provider === 'openai' ? await this.deps.apiKeys.get() : undefined;
+    return engine.createChatProvider(settings, apiKey, this.deps.log);
+  }
+
+  /** The server's models. Throws an Error whose message says what is wrong and what to do. */
+  async list(settings: HarnessSettings, signal: AbortSignal): Promise<ModelInfo[]> {
+    const provider = await this.provider(settings);
+    const timeoutMs = this.deps.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
+    const probe = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    try {
+      const infos = await provider.listModels(probe);
+      this.deps.onReachability(undefined);
+      return infos;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const timedOut = probe.aborted;
+      const detail = timedOut ? `no answer within ${timeoutMs / 1000} s` : errorMessage(err);
+      const refused = timedOut || !(err instanceof ProviderError) || err.kind === 'connection_refused' || err.kind === 'first_byte_timeout';
+      if (refused) {
+        const text = unreachableMessage(settings, detail);
+        this.deps.onReachability(text);
+        throw new Error(text);
+      }
+      // It answered, just not with a list (auth, wrong path): reachable, but say what it said.
+      this.deps.onReachability(undefined);
+      throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${detail}`);
+    }
+  }
+
+  /** The first model that can chat (not an embedding-only model). */
+  async firstChatModel(settings: HarnessSettings, signal: AbortSignal): Promise<string> {
+    const infos = await this.list(settings, signal);
+    const chat = infos.find((m) => !m.capabilities || m.capabilities.includes('completion') || !m.capabilities.includes('embedding'));
+    if (!chat) throw new Error(noModelMessage(settings));
+    return chat.name;
+  }
+
+  /** The context window the model runs with; null when unknown. Failures fall back to the provider's default. */
+  async contextWindow(settings: HarnessSettings, model: string, signal: AbortSignal): Promise<number | null> {
+    if (settings.contextSize > 0) return settings.contextSize;
+    const engine = await this.deps.loadEngine();
+    const key = `${settings.provider}|${serverUrl(settings)}|${model}`;
+    if (this.contextCache.has(key)) return this.contextCache.get(key)!;
+    try {
+      const provider = await this.provider(settings);
+      const timeout = AbortSignal.timeout(this.deps.modelInfoTimeoutMs ?? MODEL_INFO_TIMEOUT_MS);
+      const info = await provider.modelInfo(model, AbortSignal.any([signal, timeout]));
+      const size = engine.contextWindowOf(settings, info);
+      this.contextCache.set(key, size);
+      return size;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.deps.log.warn(`could not read the context size of ${model}: ${errorMessage(err)}`);
+      return engine.contextWindowOf(settings, undefined);
+    }
+  }
+
+  clearCache(): void {
+    this.contextCache.clear();
+  }
+}

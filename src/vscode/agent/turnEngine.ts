@@ -1,0 +1,46 @@
+// The heavy half of the agent wiring: providers (openai, ollama packages), built-in tools, the turn runner.
+// Loaded with a dynamic import the first time a turn starts or models are listed, so activation stays cheap.
+import type { ChatProvider, ModelInfo } from '../../core/provider';
+import type { ProcessRunner } from '../../core/ports';
+import { ToolRegistry } from '../../core/tools/registry';
+import { registerBuiltinTools } from '../../core/tools/builtin';
+import { createProvider } from '../../providers';
+import { FALLBACK_NUM_CTX, NUM_CTX_CAP } from '../../providers/ollama';
+import { NodeProcessRunner } from '../../node/nodeProcessRunner';
+import type { Logger } from '../log/logger';
+import type { HarnessSettings } from '../settings';
+import { serverUrl } from '../settings';
+import { LoggingProvider } from './loggingProvider';
+
+export { runTurn } from '../../core/agent/turnRunner';
+export { ApprovalGate } from '../../core/approval/gate';
+export { WorkspaceRoots } from '../../core/tools/workspaceRoots';
+
+export function createChatProvider(settings: HarnessSettings, apiKey: string | undefined, log: Logger): ChatProvider {
+  const inner = createProvider({
+    provider: settings.provider,
+    baseUrl: serverUrl(settings),
+    firstByteTimeoutMs: settings.firstByteTimeoutMs,
+    ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
+    ...(settings.provider === 'openai' && apiKey && { apiKey }),
+  });
+  return new LoggingProvider(inner, log);
+}
+
+export function createToolRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  registerBuiltinTools(registry);
+  return registry;
+}
+
+/** Runs commands as child processes when the terminal has no shell integration. */
+export function createFallbackRunner(): ProcessRunner {
+  return new NodeProcessRunner();
+}
+
+/** The context window the server will run `model` with, as the provider will request it; null when unknown. */
+export function contextWindowOf(settings: HarnessSettings, info: ModelInfo | undefined): number | null {
+  if (settings.contextSize > 0) return settings.contextSize;
+  if (settings.provider === 'ollama') return Math.min(info?.contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
+  return info?.loadedContextLength ?? info?.contextLength ?? null;
+}

@@ -1,0 +1,44 @@
+// The ApprovalAsker for the editor: a native modal warning dialog. "Show diff" opens the proposed change in a
+// diff editor and asks again; Escape/Cancel denies. The gate adds timeout, cancellation and fail-closed handling.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { ApprovalAsker, ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
+import type { Logger } from '../log/logger';
+import { buildApprovalDialog, outcomeForAnswer, SHOW_DIFF } from './dialog';
+import type { ProposedContentProvider } from './proposedContent';
+
+export interface ModalAskerDeps {
+  proposals: ProposedContentProvider;
+  log: Logger;
+  /** Shows the dialog; injectable so the flow can be driven without a window. */
+  show?: (message: string, detail: string, buttons: string[]) => Thenable<string | undefined>;
+}
+
+const MAX_DIFF_REOPENS = 5;
+
+export function createModalApprovalAsker(deps: ModalAskerDeps): ApprovalAsker {
+  const show =
+    deps.show ?? ((message: string, detail: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons));
+  return async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const dialog = buildApprovalDialog(request);
+    for (let round = 0; ; round++) {
+      if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
+      // Once the diff has been opened a few times, stop offering it so the loop always ends.
+      const buttons = round < MAX_DIFF_REOPENS ? dialog.buttons : dialog.buttons.filter((b) => b !== SHOW_DIFF);
+      const answer = await show(dialog.message, dialog.detail, buttons);
+      if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
+      const outcome = outcomeForAnswer(answer);
+      if (outcome.kind === 'decision') return outcome.decision;
+      await openProposedDiff(deps, request).catch((err: unknown) => deps.log.error('could not open the diff', err));
+    }
+  };
+}
+
+async function openProposedDiff(deps: ModalAskerDeps, request: ApprovalRequest): Promise<void> {
+  const change = request.description.fileChange;
+  if (!change) return;
+  const uris = deps.proposals.propose(change.path, change.before, change.after);
+  const name = path.basename(change.path);
+  const title = change.before === undefined ? `${name} (new file, proposed by Local Harness)` : `${name}: current ↔ proposed by Local Harness`;
+  await vscode.commands.executeCommand('vscode.diff', uris.before, uris.after, title, { preview: true } satisfies vscode.TextDocumentShowOptions);
+}

@@ -1,0 +1,78 @@
+// Maps the core's AgentEvents to the chat view's UI events (pure; no vscode).
+import type { AgentEvent } from '../../core/agent/events';
+import type { ChatEvent, ErrorAction } from '../../shared/protocol';
+
+export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
+  switch (event.type) {
+    case 'turn_start':
+      return [{ type: 'turn_start', text: event.message }];
+    case 'round_start':
+      return [{ type: 'round_start' }];
+    case 'status':
+      return [{ type: 'status', text: event.message }];
+    case 'thinking':
+      return event.text ? [{ type: 'thinking', text: event.text }] : [];
+    case 'text':
+      return event.text ? [{ type: 'text', text: event.text }] : [];
+    case 'tool_call':
+      return [{ type: 'tool_call', callId: event.id, name: event.name, args: formatArguments(event.arguments) }];
+    case 'approval_request':
+      return [{ type: 'approval_request', callId: event.id, title: event.title, detail: event.detail, risk: event.risk }];
+    case 'approval_result':
+      return [
+        {
+          type: 'approval_result',
+          callId: event.id,
+          approved: event.approved,
+          ...(event.scope !== undefined && { scope: event.scope }),
+          ...(event.reason !== undefined && { reason: event.reason }),
+        },
+      ];
+    case 'tool_progress':
+      return [{ type: 'tool_progress', callId: event.id, text: event.message }];
+    case 'tool_result': {
+      const out: ChatEvent[] = [
+        { type: 'tool_result', callId: event.id, ok: event.ok, denied: !!event.denied, content: event.content, durationMs: Math.max(0, event.durationMs) },
+      ];
+      // The tool's transparency note ("Edited src/a.ts: +3 -1") is for the user only.
+      if (event.display && event.display.trim()) out.push({ type: 'notice', text: event.display });
+      return out;
+    }
+    case 'usage':
+      return [{ type: 'usage', used: Math.max(0, Math.round(event.promptTokens + event.completionTokens)) }];
+    case 'notice':
+      return [{ type: 'notice', text: event.message }];
+    case 'error':
+      return [{ type: 'error', text: event.message, actions: suggestActions(event.message) }];
+    case 'turn_end':
+      return [{ type: 'turn_end', reason: event.reason, ...(event.result !== undefined && { result: event.result }) }];
+  }
+}
+
+/** Pretty JSON for the card; a string that is not JSON (a model's broken arguments) is shown as it came. */
+export function formatArguments(args: unknown): string {
+  if (typeof args === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(args), null, 2);
+    } catch {
+      return args;
+    }
+  }
+  if (args === undefined) return '{}';
+  try {
+    return JSON.stringify(args, null, 2) ?? String(args);
+  } catch {
+    return String(args);
+  }
+}
+
+/** Buttons offered under an error, guessed from its words: the core's messages name the cause. */
+export function suggestActions(message: string): ErrorAction[] {
+  const actions: ErrorAction[] = [];
+  if (/\bmodel\b/i.test(message) && /not found|no model|pull|not loaded|unknown model|select/i.test(message)) actions.push('selectModel');
+  if (/connect|refused|unreachable|could not reach|cannot reach|is .* running|timed? ?out|base ?url|host/i.test(message)) {
+    actions.push('openSettings');
+  }
+  actions.push('showLogs');
+  return actions;
+}

@@ -1,0 +1,51 @@
+// Turns a stored conversation (core ChatMessages) back into chat view items, for restoring a session.
+import type { ChatMessage } from '../../core/messages';
+import type { ChatItem, ToolItem } from '../../shared/protocol';
+import { capText } from '../../shared/chatState';
+import { formatArguments } from './agentEventMapping';
+
+export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1): { items: ChatItem[]; nextId: number } {
+  const items: ChatItem[] = [];
+  let nextId = firstId;
+  const id = () => `i${nextId++}`;
+  for (const message of history) {
+    switch (message.role) {
+      case 'system':
+        break;
+      case 'user':
+        items.push({ kind: 'user', id: id(), text: message.content });
+        break;
+      case 'assistant':
+        if (message.content || message.thinking) {
+          items.push({ kind: 'assistant', id: id(), text: message.content, thinking: message.thinking ?? '', streaming: false });
+        }
+        for (const call of message.toolCalls ?? []) {
+          items.push({ kind: 'tool', id: id(), callId: call.id, name: call.name, args: capText(formatArguments(call.arguments)), status: 'done' });
+        }
+        break;
+      case 'tool': {
+        const index = findLastTool(items, message.toolCallId);
+        if (index < 0) break;
+        const card = items[index] as ToolItem;
+        items[index] = { ...card, status: statusOfResult(message.content), result: capText(message.content) };
+        break;
+      }
+    }
+  }
+  return { items, nextId };
+}
+
+function findLastTool(items: ChatItem[], callId: string | undefined): number {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'tool' && item.callId === callId) return i;
+  }
+  return -1;
+}
+
+/** The stored result is all we have: the core words denials and failures in a recognisable way. */
+function statusOfResult(content: string): ToolItem['status'] {
+  if (/^The user denied this /.test(content)) return 'denied';
+  if (/^(Error|Cancelled)\b/.test(content)) return 'error';
+  return 'done';
+}

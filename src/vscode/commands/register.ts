@@ -1,0 +1,77 @@
+// Every `localharness.*` command, bound to the objects activation created.
+import * as vscode from 'vscode';
+import type { HarnessController } from '../agent/harnessController';
+import type { ChatViewProvider } from '../chat/chatViewProvider';
+import { manageApprovalRules } from '../approval/manageRules';
+import type { WorkspaceRuleStore } from '../approval/rules';
+import type { Logger } from '../log/logger';
+import type { ApiKeyStore } from '../secrets';
+import { selectModelCommand } from './selectModel';
+
+export interface CommandDeps {
+  controller: HarnessController;
+  chatView: ChatViewProvider;
+  rules: WorkspaceRuleStore;
+  apiKeys: ApiKeyStore;
+  log: Logger;
+  channel: vscode.LogOutputChannel;
+  extensionId: string;
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { controller, chatView, log } = deps;
+  const focusChat = async () => {
+    await vscode.commands.executeCommand('localharness.chat.focus');
+    chatView.focusInput();
+  };
+  const commands: Record<string, (...args: unknown[]) => unknown> = {
+    'localharness.newChat': async () => {
+      await controller.newChat();
+      await focusChat();
+    },
+    'localharness.stop': () => controller.stop(),
+    'localharness.selectModel': () => selectModelCommand(controller, log),
+    'localharness.showLogs': () => deps.channel.show(true),
+    'localharness.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
+    'localharness.focusChat': focusChat,
+    'localharness.manageApprovalRules': () => manageApprovalRules(deps.rules, log, () => undefined),
+    'localharness.setApiKey': () => deps.apiKeys.promptAndStore(),
+    'localharness.checkServer': () => checkServer(controller),
+    'localharness.showHotContext': async () => {
+      await focusChat();
+      chatView.revealHotContext();
+    },
+  };
+  return Object.entries(commands).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (err) {
+        log.error(`command ${id} failed`, err);
+        void vscode.window.showErrorMessage(`Local Harness: ${(err as Error)?.message ?? String(err)}`);
+        return undefined;
+      }
+    }),
+  );
+}
+
+/** "Check Model Server Connection": probes the server now and says what it found. */
+async function checkServer(controller: HarnessController): Promise<void> {
+  const { settings } = controller.settings();
+  const list = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Local Harness: checking the model server…', cancellable: true },
+    (_progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return controller.models.list(settings, abort.signal).then(
+        (infos) => ({ ok: true as const, count: infos.length }),
+        (err: unknown) => ({ ok: false as const, message: (err as Error)?.message ?? String(err) }),
+      );
+    },
+  );
+  if (list.ok) {
+    void vscode.window.showInformationMessage(`Local Harness: the model server answers and offers ${list.count} model${list.count === 1 ? '' : 's'}.`);
+  } else {
+    void vscode.window.showWarningMessage(list.message);
+  }
+}

@@ -1,0 +1,124 @@
+// The `localharness.*` settings as one typed object. Pure (no 'vscode' import) so it is unit-tested;
+// callers pass the configuration's `get`. Read at the start of every turn, so changes apply without a reload.
+import type { ApprovalRule } from '../core/approval/gate';
+import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
+import { parseRules } from './approval/rules';
+
+export type ProviderKind = 'ollama' | 'openai';
+
+export interface HarnessSettings {
+  provider: ProviderKind;
+  ollamaHost: string;
+  openaiBaseUrl: string;
+  /** Empty: use the first model the server lists. */
+  model: string;
+  /** 0: ask the server. */
+  contextSize: number;
+  keepAlive: string;
+  think: boolean;
+  maxRounds: number;
+  firstByteTimeoutMs: number;
+  autoApprove: RiskLevel[];
+  rules: ApprovalRule[];
+}
+
+export const DEFAULT_SETTINGS: HarnessSettings = {
+  provider: 'ollama',
+  ollamaHost: 'http://127.0.0.1:11434',
+  openaiBaseUrl: 'http://127.0.0.1:1234/v1',
+  model: '',
+  contextSize: 0,
+  keepAlive: '30m',
+  think: true,
+  maxRounds: 20,
+  firstByteTimeoutMs: 300_000,
+  autoApprove: ['read'],
+  rules: [],
+};
+
+/** Reads one key below `localharness.` (e.g. "ollama.host"). */
+export type SettingGetter = (key: string) => unknown;
+
+export interface ParsedSettings {
+  settings: HarnessSettings;
+  /** One line per ignored value, for the log. */
+  problems: string[];
+}
+
+export function parseSettings(get: SettingGetter): ParsedSettings {
+  const problems: string[] = [];
+  const d = DEFAULT_SETTINGS;
+  const str = (key: string, fallback: string): string => {
+    const v = get(key);
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'string') {
+      problems.push(`localharness.${key} should be a string; using "${fallback}".`);
+      return fallback;
+    }
+    return v.trim();
+  };
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const v = get(key);
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      problems.push(`localharness.${key} should be a number; using ${fallback}.`);
+      return fallback;
+    }
+    const clamped = Math.min(max, Math.max(min, Math.round(v)));
+    if (clamped !== v) problems.push(`localharness.${key} must be between ${min} and ${max}; using ${clamped}.`);
+    return clamped;
+  };
+
+  const providerRaw = get('provider');
+  let provider: ProviderKind = d.provider;
+  if (providerRaw === 'ollama' || providerRaw === 'openai') provider = providerRaw;
+  else if (providerRaw !== undefined && providerRaw !== null) {
+    problems.push(`localharness.provider must be "ollama" or "openai"; using "${d.provider}".`);
+  }
+
+  const thinkRaw = get('think');
+  const think = typeof thinkRaw === 'boolean' ? thinkRaw : d.think;
+  if (thinkRaw !== undefined && thinkRaw !== null && typeof thinkRaw !== 'boolean') problems.push('localharness.think should be true or false; using true.');
+
+  const autoRaw = get('approval.autoApprove');
+  let autoApprove = [...d.autoApprove];
+  if (Array.isArray(autoRaw)) {
+    const valid = autoRaw.filter((r): r is RiskLevel => (RISK_LEVELS as readonly unknown[]).includes(r));
+    if (valid.length !== autoRaw.length) problems.push(`localharness.approval.autoApprove: ignored unknown kinds (use ${RISK_LEVELS.join(', ')}).`);
+    autoApprove = [...new Set(valid)];
+  } else if (autoRaw !== undefined && autoRaw !== null) {
+    problems.push('localharness.approval.autoApprove should be a list such as ["read"]; using ["read"].');
+  }
+
+  const rules = parseRules(get('approval.rules'));
+  problems.push(...rules.problems.map((p) => `localharness.approval.rules: ${p}`));
+
+  const settings: HarnessSettings = {
+    provider,
+    ollamaHost: withoutTrailingSlash(str('ollama.host', d.ollamaHost)) || d.ollamaHost,
+    openaiBaseUrl: withoutTrailingSlash(str('openai.baseUrl', d.openaiBaseUrl)) || d.openaiBaseUrl,
+    model: str('model', d.model),
+    contextSize: int('contextSize', d.contextSize, 0, 1_048_576),
+    keepAlive: str('keepAlive', d.keepAlive) || d.keepAlive,
+    think,
+    maxRounds: int('maxRounds', d.maxRounds, 1, 200),
+    firstByteTimeoutMs: int('firstByteTimeoutSeconds', d.firstByteTimeoutMs / 1000, 5, 3600) * 1000,
+    autoApprove,
+    rules: rules.rules,
+  };
+  for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
+    if (!/^https?:\/\//i.test(settings[key])) {
+      problems.push(`${key === 'ollamaHost' ? 'localharness.ollama.host' : 'localharness.openai.baseUrl'} should start with http:// or https:// ("${settings[key]}").`);
+    }
+  }
+  return { settings, problems };
+}
+
+/** The address the chosen provider talks to, for messages and the log. */
+export function serverUrl(settings: HarnessSettings): string {
+  return settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl;
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,109 @@
+// The Local Harness chat webview as tests see it: accessible names and the classes the contract names.
+import type { Frame, FrameLocator, Locator } from 'playwright-core';
+import { EXTENSION_ID } from './paths';
+import type { Workbench } from './workbench';
+
+export type ToolStatus = 'running' | 'done' | 'error' | 'denied';
+
+export class ChatPanel {
+  readonly frame: FrameLocator;
+
+  constructor(private readonly workbench: Workbench) {
+    this.frame = workbench.webview(EXTENSION_ID);
+  }
+
+  get message(): Locator {
+    return this.frame.getByRole('textbox', { name: 'Message', exact: true });
+  }
+  get sendButton(): Locator {
+    return this.frame.getByRole('button', { name: 'Send', exact: true });
+  }
+  get stopButton(): Locator {
+    return this.frame.getByRole('button', { name: 'Stop', exact: true });
+  }
+  get newChatButton(): Locator {
+    return this.frame.getByRole('button', { name: 'New chat', exact: true });
+  }
+  get modelPicker(): Locator {
+    return this.frame.getByRole('combobox', { name: 'Model', exact: true });
+  }
+  /** The context meter (role meter) — its aria-valuetext says "used / available tokens". */
+  get contextMeter(): Locator {
+    return this.frame.locator('meter[aria-label="Context"], [role="meter"][aria-label="Context"]').first();
+  }
+  get assistantMessages(): Locator {
+    return this.frame.locator('.message-assistant');
+  }
+  get userMessages(): Locator {
+    return this.frame.locator('.message-user');
+  }
+  get errorMessages(): Locator {
+    return this.frame.locator('.message-error');
+  }
+  get notices(): Locator {
+    return this.frame.locator('.message-notice');
+  }
+  get toolCards(): Locator {
+    return this.frame.locator('.tool-card');
+  }
+  toolCard(name: string): Locator {
+    return this.toolCards.filter({ hasText: name });
+  }
+
+  /** Open the Local Harness container from the activity bar and wait for the chat to be usable. */
+  async open(timeoutMs = 60_000): Promise<void> {
+    const item = this.workbench.activityBarItem('Local Harness');
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+    // Clicking an already active container collapses the side bar: only click when it is not showing.
+    if (!(await this.message.isVisible().catch(() => false))) {
+      const expanded = await item.getAttribute('aria-expanded').catch(() => null);
+      const checked = await item.getAttribute('aria-checked').catch(() => null);
+      if (expanded !== 'true' && checked !== 'true') await item.click();
+    }
+    await this.message.waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** Type a message and press Send. */
+  async send(text: string): Promise<void> {
+    await this.message.fill(text);
+    await this.sendButton.click();
+  }
+
+  /** Idle = no turn running (Stop is disabled). */
+  async waitIdle(timeoutMs = 30_000): Promise<void> {
+    await this.frame.locator('.app:not([data-busy="true"])').waitFor({ state: 'attached', timeout: timeoutMs });
+    await waitUntil(async () => await this.stopButton.isDisabled(), timeoutMs, 'the turn to end (Stop disabled)');
+  }
+
+  async waitBusy(timeoutMs = 15_000): Promise<void> {
+    await waitUntil(async () => await this.stopButton.isEnabled(), timeoutMs, 'a turn to start (Stop enabled)');
+  }
+
+  async waitToolStatus(name: string, status: ToolStatus, timeoutMs = 30_000): Promise<Locator> {
+    const card = this.toolCard(name).and(this.frame.locator(`[data-status="${status}"]`)).last();
+    await card.waitFor({ state: 'visible', timeout: timeoutMs });
+    return card;
+  }
+
+  /** The webview document's Frame, for evaluating script in the page the extension's HTML lives in. */
+  async contentFrame(): Promise<Frame> {
+    const outer = await this.workbench.page
+      .locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`)
+      .elementHandle({ timeout: 30_000 });
+    const outerFrame = await outer?.contentFrame();
+    if (!outerFrame) throw new Error('the Local Harness webview iframe is not there');
+    const inner = await outerFrame.locator('#active-frame').elementHandle({ timeout: 30_000 });
+    const frame = await inner?.contentFrame();
+    if (!frame) throw new Error('the webview has no active frame');
+    return frame;
+  }
+}
+
+export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string, intervalMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

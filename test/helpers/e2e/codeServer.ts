@@ -1,0 +1,183 @@
+// Installs a .vsix into a fresh code-server profile and runs code-server (a real VS Code) for one test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { CODE_SERVER_ENTRY, NODE24 } from './paths';
+import { runProcess } from './proc';
+
+/** User settings that keep the workbench quiet and screenshots stable (see E2E.md). */
+export const QUIET_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.reduceMotion': 'on',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'remote.autoForwardPorts': false,
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'files.autoSave': 'off',
+};
+
+export interface CodeServerOptions {
+  vsix: string;
+  /** Folder for this run's profile, extensions and XDG dirs; keep it short (Unix socket paths < 108 chars). */
+  baseDir: string;
+  /** Extra user settings (the test's `localharness.*` settings), merged over QUIET_SETTINGS. */
+  settings?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export interface CodeServer {
+  url: string;
+  port: number;
+  userDataDir: string;
+  extensionsDir: string;
+  /** code-server's own stdout+stderr so far (bounded). */
+  output(): string;
+  /** Stops code-server and everything it spawned (the whole process group). */
+  stop(): Promise<void>;
+}
+
+const KEEP_OUTPUT = 200_000;
+
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  if (!existsSync(CODE_SERVER_ENTRY) || !existsSync(NODE24)) {
+    throw new Error('code-server or Node 24 is missing: run `bash scripts/setup-e2e.sh` first');
+  }
+  const userDataDir = path.join(options.baseDir, 'ud');
+  const extensionsDir = path.join(options.baseDir, 'ext');
+  const tmpDir = path.join(options.baseDir, 't');
+  for (const dir of [userDataDir, extensionsDir, tmpDir, path.join(userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(userDataDir, 'User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    XDG_CONFIG_HOME: path.join(options.baseDir, 'xc'),
+    XDG_DATA_HOME: path.join(options.baseDir, 'xd'),
+    XDG_CACHE_HOME: path.join(options.baseDir, 'xh'),
+    TMPDIR: tmpDir,
+    // The test runner may run under Node 20; code-server needs its own Node first on PATH.
+    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+  };
+  const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  await runProcess(NODE24, [CODE_SERVER_ENTRY, ...common, '--install-extension', options.vsix, '--force'], {
+    env,
+    timeoutMs: 120_000,
+    signal: options.signal,
+  });
+
+  const port = await freePort();
+  const child = spawn(
+    NODE24,
+    [
+      CODE_SERVER_ENTRY,
+      ...common,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--ignore-last-opened',
+    ],
+    // Detached: code-server becomes a process-group leader so stop() can kill its long-lived children too.
+    { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const append = (d: string) => (output = (output + d).slice(-KEEP_OUTPUT));
+  child.stdout!.setEncoding('utf8').on('data', append);
+  child.stderr!.setEncoding('utf8').on('data', append);
+  const killOnExit = () => killGroup(child, 'SIGKILL');
+  // A crashed or interrupted test run must not leave code-server behind.
+  process.once('exit', killOnExit);
+
+  try {
+    await waitForListening(child, () => output, options.signal);
+  } catch (err) {
+    killGroup(child, 'SIGKILL');
+    process.removeListener('exit', killOnExit);
+    throw err;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    userDataDir,
+    extensionsDir,
+    output: () => output,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      killGroup(child, 'SIGTERM');
+      const exited = await waitForExit(child, 5_000);
+      // The file watcher child can outlive the main process: always finish the group off.
+      killGroup(child, 'SIGKILL');
+      if (!exited) await waitForExit(child, 2_000);
+    },
+  };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+function waitForListening(child: ChildProcess, output: () => string, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`code-server did not start in 60 s:\n${output()}`)), 60_000);
+    const check = () => {
+      if (/HTTP server listening/.test(output())) done();
+    };
+    const onExit = (code: number | null) => done(new Error(`code-server exited (${code}) before listening:\n${output()}`));
+    const onAbort = () => done(new Error('aborted while starting code-server'));
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
+      child.off('exit', onExit);
+      signal?.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve();
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', onExit);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    check();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,131 @@
+// One end-to-end session per test file: a workspace, a scripted fake LLM server, code-server with the
+// packaged extension and settings pointing at that server, and Chromium showing the workbench.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type Script } from '../fakeLlm';
+import type { FakeOllamaModel } from '../fakeLlm';
+import type { FakeOpenAIModel } from '../fakeLlm';
+import { ChatPanel } from './chatPanel';
+import { startCodeServer, type CodeServer } from './codeServer';
+import { readExtensionHostLog, readExtensionLog } from './extensionLogs';
+import { packageExtension } from './packageExtension';
+import { ARTIFACTS } from './paths';
+import { Workbench } from './workbench';
+
+export interface SessionOptions {
+  /** Prefix of this file's screenshots and logs in test-artifacts/e2e/. */
+  name: string;
+  script: Script;
+  provider?: 'ollama' | 'openai';
+  /** Model the fake server offers and `localharness.model` selects. */
+  model?: string;
+  contextLength?: number;
+  /** Extra `localharness.*` (or any) user settings. */
+  settings?: Record<string, unknown>;
+  /** Files to create in the workspace, by relative path. */
+  files?: Record<string, string>;
+}
+
+export class E2ESession {
+  private closed = false;
+
+  private constructor(
+    readonly name: string,
+    readonly baseDir: string,
+    readonly workspace: string,
+    readonly llm: FakeServerHandle,
+    readonly server: CodeServer,
+    readonly workbench: Workbench,
+    readonly chat: ChatPanel,
+  ) {}
+
+  static async start(options: SessionOptions): Promise<E2ESession> {
+    const vsix = await packageExtension();
+    // Short base path: code-server's Unix sockets live under it and must stay < 108 characters.
+    const baseDir = mkdtempSync('/tmp/lhe-');
+    const workspace = path.join(baseDir, 'ws');
+    mkdirSync(workspace);
+    for (const [rel, text] of Object.entries(options.files ?? {})) {
+      mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
+      writeFileSync(path.join(workspace, rel), text);
+    }
+    const model = options.model ?? 'qwen3:8b';
+    const contextLength = options.contextLength ?? 32768;
+    const provider = options.provider ?? 'ollama';
+    const llm =
+      provider === 'ollama'
+        ? await startFakeOllamaServer(options.script, {
+            name: options.name,
+            models: [{ name: model, contextLength, capabilities: ['completion', 'tools', 'thinking'] } satisfies FakeOllamaModel],
+          })
+        : await startFakeOpenAIServer(options.script, {
+            name: options.name,
+            models: [{ id: model, maxContextLength: contextLength, loadedContextLength: contextLength } satisfies FakeOpenAIModel],
+          });
+    let server: CodeServer | undefined;
+    try {
+      server = await startCodeServer({
+        vsix,
+        baseDir,
+        settings: {
+          'localharness.provider': provider,
+          ...(provider === 'ollama' ? { 'localharness.ollama.host': llm.url } : { 'localharness.openai.baseUrl': llm.url }),
+          'localharness.model': model,
+          ...options.settings,
+        },
+      });
+      const workbench = await Workbench.open(server.url, workspace, options.name);
+      return new E2ESession(options.name, baseDir, workspace, llm, server, workbench, new ChatPanel(workbench));
+    } catch (err) {
+      await server?.stop();
+      await llm.close();
+      throw err;
+    }
+  }
+
+  /** The extension's "Local Harness" log so far. */
+  extensionLog(): string {
+    return readExtensionLog(this.server.userDataDir);
+  }
+
+  extensionHostLog(): string {
+    return readExtensionHostLog(this.server.userDataDir);
+  }
+
+  screenshot(name: string): Promise<string> {
+    return this.workbench.screenshot(name);
+  }
+
+  /**
+   * Runs one step; on failure saves a screenshot and the logs next to it before rethrowing,
+   * so a red test always leaves something to look at.
+   */
+  async step<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      await this.saveFailure(label).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async saveFailure(label: string): Promise<void> {
+    const slug = label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await this.workbench.screenshot(`FAILED-${slug}`).catch(() => undefined);
+    const prefix = path.join(ARTIFACTS, `${this.name}-FAILED-${slug}`);
+    writeFileSync(`${prefix}-extension.log`, this.extensionLog());
+    writeFileSync(`${prefix}-exthost.log`, this.extensionHostLog());
+    writeFileSync(`${prefix}-code-server.log`, this.server.output());
+    writeFileSync(`${prefix}-llm-requests.json`, JSON.stringify(this.llm.log, null, 1).slice(0, 5_000_000));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.workbench.close().catch(() => undefined);
+    await this.server.stop();
+    await this.llm.close();
+    rmSync(this.baseDir, { recursive: true, force: true });
+  }
+}

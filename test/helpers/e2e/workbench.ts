@@ -1,0 +1,172 @@
+// Drives the VS Code workbench in Chromium: open a folder, run palette commands, answer modal dialogs, screenshots.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM, EXTENSION_ID } from './paths';
+
+/** Flags that work on these machines (E2E.md): no sandbox as root, no GPU, nothing phoning home. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface DialogInfo {
+  message: string;
+  detail: string;
+  buttons: string[];
+}
+
+export class Workbench {
+  private constructor(
+    readonly browser: Browser,
+    readonly page: Page,
+    private readonly folderUrl: string,
+    private readonly screenshotPrefix: string,
+  ) {}
+
+  static async open(serverUrl: string, folder: string, screenshotPrefix: string): Promise<Workbench> {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      const folderUrl = `${serverUrl}/?folder=${encodeURIComponent(folder)}`;
+      const workbench = new Workbench(browser, page, folderUrl, screenshotPrefix);
+      await workbench.load();
+      return workbench;
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+  }
+
+  /** Navigate to the folder and wait until the workbench is interactive. */
+  private async load(): Promise<void> {
+    await this.page.goto(this.folderUrl);
+    await this.waitForWorkbench();
+  }
+
+  async waitForWorkbench(): Promise<void> {
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    // The explorer shows the opened folder once the remote file system answers.
+    await this.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+  }
+
+  /** The activity-bar entry of a views container, by its title. */
+  activityBarItem(title: string) {
+    return this.page.locator(`.activitybar .action-item a[aria-label^="${title}"]`).first();
+  }
+
+  /** Run a command by its palette label, e.g. "Local Harness: New Chat". */
+  async runCommand(label: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // Keyboard focus may sit inside a webview iframe, which swallows F1: refocus the workbench first.
+      if (attempt > 0) await this.focusWorkbench();
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 3_000 });
+        break;
+      } catch {
+        if (attempt === 2) throw new Error('the command palette did not open');
+      }
+    }
+    await input.fill(`>${label}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused');
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    const rowLabel = (await row.getAttribute('aria-label')) ?? (await row.innerText());
+    if (!rowLabel.toLowerCase().includes(label.toLowerCase())) {
+      await this.page.keyboard.press('Escape');
+      throw new Error(`no command "${label}" in the palette (first match: "${rowLabel}")`);
+    }
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  async focusWorkbench(): Promise<void> {
+    await this.page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => undefined);
+  }
+
+  /** The modal dialog (showWarningMessage with modal: true renders as HTML in the browser). */
+  dialog() {
+    return this.page.locator('.monaco-dialog-box');
+  }
+
+  async waitForDialog(timeoutMs = 30_000): Promise<DialogInfo> {
+    const box = this.dialog();
+    await box.waitFor({ state: 'visible', timeout: timeoutMs });
+    const message = (await box.locator('.dialog-message-text').innerText().catch(() => '')).trim();
+    const detail = (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+    const buttons = (await box.locator('.dialog-buttons a, .dialog-buttons button').allInnerTexts()).map((b) => b.trim());
+    return { message, detail, buttons };
+  }
+
+  /** Click a dialog button by its exact name and wait for the dialog to close. */
+  async answerDialog(button: string): Promise<void> {
+    const box = this.dialog();
+    await box.getByRole('button', { name: button, exact: true }).click();
+    await box.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** Notification toasts currently shown. */
+  async notifications(): Promise<string[]> {
+    return (await this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).map((t) => t.trim());
+  }
+
+  /** The extension's webview content, two iframes deep. */
+  webview(extensionId = EXTENSION_ID): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator('#active-frame');
+  }
+
+  /**
+   * The activation time VS Code itself measured for an extension ("Developer: Show Running Extensions"),
+   * e.g. { text: "Activation: 12ms", ms: 12, reason: "Activated by … on onView:…" }.
+   */
+  async extensionActivationTime(displayName: string): Promise<{ text: string; ms: number; reason: string }> {
+    await this.runCommand('Developer: Show Running Extensions');
+    const editor = this.page.locator('.runtime-extensions-editor');
+    const row = editor
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.name', { hasText: new RegExp(`^${escapeRegExp(displayName)}$`) }) });
+    const time = row.locator('.activation-time');
+    await time.waitFor({ state: 'visible', timeout: 15_000 });
+    const text = (await time.innerText()).trim();
+    await time.hover();
+    const hover = this.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Activated' }).first();
+    const reason = (await hover.innerText({ timeout: 5_000 }).catch(() => '')).trim();
+    await this.page.mouse.move(0, 0);
+    await this.page.keyboard.press('Escape');
+    if (await editor.isVisible()) await this.page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    const ms = Number(/([\d.]+)\s*ms/.exec(text)?.[1] ?? NaN);
+    return { text, ms, reason };
+  }
+
+  /** Screenshot of the whole window into test-artifacts/e2e/<prefix>-<name>.png; returns the path. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = path.join(ARTIFACTS, `${this.screenshotPrefix}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Reload the browser window (like "Developer: Reload Window" for the web workbench). */
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForWorkbench();
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

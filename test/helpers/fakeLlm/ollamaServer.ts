@@ -1,0 +1,236 @@
+// A fake Ollama server speaking `/api/chat` NDJSON as documented in Ollama's docs/api.md, plus
+// `/api/tags`, `/api/show` and `/api/version`.
+import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
+import {
+  DEFAULT_CHUNK_SIZE,
+  ScriptPlayer,
+  argumentsText,
+  roughPromptTokens,
+  splitPieces,
+  type ChatBody,
+  type Script,
+  type ScriptedReply,
+} from './script';
+
+export interface FakeOllamaModel {
+  name: string;
+  /** Reported as `model_info["<arch>.context_length"]`. */
+  contextLength: number;
+  /** e.g. ['completion', 'tools', 'thinking']. */
+  capabilities: string[];
+  /** `general.architecture`; default 'qwen3'. */
+  architecture?: string;
+}
+
+export interface FakeOllamaOptions {
+  /** Named in the "script ran out" error. */
+  name?: string;
+  /**
+   * Installed models. When given, unknown names get Ollama's 404, `think: true` on a model without
+   * 'thinking' and tools on a model without 'tools' get its 400. When omitted every name is accepted
+   * as a model with context 131072 and capabilities completion, tools, thinking.
+   */
+  models?: FakeOllamaModel[];
+}
+
+const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson' };
+
+export async function startFakeOllamaServer(script: Script, options: FakeOllamaOptions = {}): Promise<FakeServerHandle> {
+  const player = new ScriptPlayer(script, options.name ?? 'ollama');
+  const findModel = (name: unknown): FakeOllamaModel | undefined => {
+    if (typeof name !== 'string') return undefined;
+    if (!options.models) return { name, contextLength: 131072, capabilities: ['completion', 'tools', 'thinking'] };
+    return options.models.find((m) => m.name === name || m.name === `${name}:latest`);
+  };
+  const harness = await startHarness(async ({ path, method, body, reply }) => {
+    if (method === 'POST' && path === '/api/chat') {
+      if (!isObject(body)) {
+        reply.json(400, { error: 'invalid JSON body' });
+        return;
+      }
+      harness.recordChat(body);
+      const model = findModel(body.model);
+      if (!model) {
+        reply.json(404, { error: `model "${String(body.model)}" not found, try pulling it first` });
+        return;
+      }
+      if (body.think === true && !model.capabilities.includes('thinking')) {
+        reply.json(400, { error: `"${model.name}" does not support thinking` });
+        return;
+      }
+      if (Array.isArray(body.tools) && body.tools.length > 0 && !model.capabilities.includes('tools')) {
+        reply.json(400, { error: `registry.ollama.ai/library/${model.name} does not support tools` });
+        return;
+      }
+      const next = player.next(body);
+      if ('outOfScript' in next) {
+        reply.json(500, { error: next.outOfScript });
+        return;
+      }
+      await answerChat(reply, body, next.reply);
+      return;
+    }
+    if (method === 'GET' && path === '/api/tags') {
+      const models = options.models ?? [];
+      reply.json(200, { models: models.map(tagEntry) });
+      return;
+    }
+    if (method === 'POST' && path === '/api/show') {
+      const name = isObject(body) ? (body.model ?? body.name) : undefined;
+      const model = findModel(name);
+      if (!model) {
+        reply.json(404, { error: `model '${String(name)}' not found` });
+        return;
+      }
+      reply.json(200, showResponse(model));
+      return;
+    }
+    if (method === 'GET' && path === '/api/version') {
+      reply.json(200, { version: '0.12.6' });
+      return;
+    }
+    reply.res.writeHead(404, { 'content-type': 'text/plain' });
+    reply.res.end('404 page not found');
+  }, '');
+  return harness.handle;
+}
+
+async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply): Promise<void> {
+  await reply.sleep(script.delayMs ?? 0);
+  if (reply.gone) return;
+  if (script.fault === 'http500') {
+    reply.json(script.status ?? 500, { error: script.errorMessage ?? 'scripted server error' });
+    return;
+  }
+  const model = typeof body.model === 'string' ? body.model : 'unknown';
+  const lines = messageLines(script, model);
+  if (body.stream === false) {
+    reply.json(200, wholeResponse(script, model, body, lines.length));
+    return;
+  }
+  reply.res.writeHead(200, NDJSON_HEADERS);
+  reply.res.flushHeaders();
+  if (script.fault === 'empty') {
+    reply.end();
+    return;
+  }
+  for (const line of lines) {
+    await reply.sleep(script.chunkDelayMs ?? 0);
+    if (reply.gone) return;
+    reply.write(JSON.stringify(line) + '\n');
+  }
+  switch (script.fault) {
+    case 'midstream_error':
+      reply.write(JSON.stringify({ error: script.errorMessage ?? 'scripted mid-stream error' }) + '\n');
+      reply.end();
+      return;
+    case 'cut':
+      reply.end();
+      return;
+    case 'reset':
+      reply.reset();
+      return;
+    case 'hang':
+      await reply.untilGone();
+      return;
+  }
+  reply.write(JSON.stringify(doneLine(script, model, body, lines.length)) + '\n');
+  reply.end();
+}
+
+function messageLines(script: ScriptedReply, model: string): Array<Record<string, unknown>> {
+  const size = script.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const line = (message: Record<string, unknown>) => ({
+    model,
+    created_at: new Date().toISOString(),
+    message: { role: 'assistant', content: '', ...message },
+    done: false,
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  let content = script.text ?? '';
+  if (script.thinking && script.thinkTags) content = `<think>${script.thinking}</think>${content}`;
+  else if (script.thinking) for (const piece of splitPieces(script.thinking, size)) lines.push(line({ thinking: piece }));
+  for (const piece of splitPieces(content, size)) lines.push(line({ content: piece }));
+  if (script.toolCalls?.length) {
+    lines.push(
+      line({
+        tool_calls: script.toolCalls.map((call, index) => ({
+          ...(call.id && { id: call.id }),
+          function: {
+            index,
+            name: call.name,
+            arguments: script.stringArguments || typeof call.arguments === 'string' ? argumentsText(call.arguments) : call.arguments,
+          },
+        })),
+      }),
+    );
+  }
+  return lines;
+}
+
+function doneLine(script: ScriptedReply, model: string, body: ChatBody, pieces: number): Record<string, unknown> {
+  const prompt = script.usage?.prompt ?? roughPromptTokens(body);
+  const completion = script.usage?.completion ?? pieces;
+  return {
+    model,
+    created_at: new Date().toISOString(),
+    message: { role: 'assistant', content: '' },
+    done_reason: script.finishReason ?? 'stop',
+    done: true,
+    total_duration: 4_883_583_458,
+    load_duration: 1_334_875,
+    prompt_eval_count: prompt,
+    prompt_eval_duration: 342_546_000,
+    eval_count: completion,
+    eval_duration: 4_535_599_000,
+  };
+}
+
+function wholeResponse(script: ScriptedReply, model: string, body: ChatBody, pieces: number): Record<string, unknown> {
+  let content = script.text ?? '';
+  if (script.thinking && script.thinkTags) content = `<think>${script.thinking}</think>${content}`;
+  const message: Record<string, unknown> = { role: 'assistant', content };
+  if (script.thinking && !script.thinkTags) message.thinking = script.thinking;
+  if (script.toolCalls?.length) {
+    message.tool_calls = script.toolCalls.map((call, index) => ({
+      ...(call.id && { id: call.id }),
+      function: { index, name: call.name, arguments: script.stringArguments ? argumentsText(call.arguments) : call.arguments },
+    }));
+  }
+  return { ...doneLine(script, model, body, pieces), message };
+}
+
+function tagEntry(m: FakeOllamaModel): Record<string, unknown> {
+  return {
+    name: m.name,
+    model: m.name,
+    modified_at: '2025-05-04T17:37:44.706015396-07:00',
+    size: 5_225_388_164,
+    digest: 'fake-digest-' + m.name.replace(/[^a-z0-9]/gi, ''),
+    details: detailsOf(m),
+  };
+}
+
+function detailsOf(m: FakeOllamaModel): Record<string, unknown> {
+  const family = m.architecture ?? 'qwen3';
+  return { parent_model: '', format: 'gguf', family, families: [family], parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
+}
+
+function showResponse(m: FakeOllamaModel): Record<string, unknown> {
+  const arch = m.architecture ?? 'qwen3';
+  return {
+    license: '',
+    modelfile: `FROM ${m.name}`,
+    parameters: 'temperature 0.6',
+    template: '{{ .Prompt }}',
+    details: detailsOf(m),
+    model_info: {
+      'general.architecture': arch,
+      'general.parameter_count': 8_190_735_360,
+      [`${arch}.context_length`]: m.contextLength,
+      [`${arch}.embedding_length`]: 4096,
+    },
+    capabilities: m.capabilities,
+    modified_at: '2025-05-04T17:37:44.706015396-07:00',
+  };
+}

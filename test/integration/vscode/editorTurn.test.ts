@@ -1,0 +1,170 @@
+// The editor's turn wiring without the editor: the same pieces HarnessController assembles (turnEngine's
+// provider + tools, the approval dialog's answer mapping on the real gate, the hot-context prompt builder)
+// run a whole turn against the fake Ollama server in a real temp workspace.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeOllamaServer } from '../../helpers/fakeLlm';
+import { EventBus } from '../../../src/core/agent/events';
+import { ContextTracker } from '../../../src/core/context/tracker';
+import type { ApprovalAsker } from '../../../src/core/approval/gate';
+import type { ChatMessage } from '../../../src/core/messages';
+import type { RiskLevel } from '../../../src/core/tools/tool';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
+import { ApprovalGate, WorkspaceRoots, createChatProvider, createToolRegistry, runTurn } from '../../../src/vscode/agent/turnEngine';
+import { buildSystemPrompt, type ToolAccess } from '../../../src/vscode/agent/promptBuilder';
+import { ALLOW, DENY, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
+import { describeEventForLog } from '../../../src/vscode/log/eventLog';
+import { Logger, type LogSink } from '../../../src/vscode/log/logger';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings';
+
+class RecordingSink implements LogSink {
+  readonly lines: string[] = [];
+  trace(m: string) {
+    this.lines.push(`trace ${m}`);
+  }
+  debug(m: string) {
+    this.lines.push(`debug ${m}`);
+  }
+  info(m: string) {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string) {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string) {
+    this.lines.push(`error ${m}`);
+  }
+}
+
+/** Clicks the scripted buttons in order; records the dialogs it saw. */
+class ScriptedUser {
+  readonly dialogs: string[] = [];
+  constructor(private readonly answers: string[]) {}
+  readonly ask: ApprovalAsker = async (request) => {
+    const dialog = buildApprovalDialog(request);
+    for (;;) {
+      this.dialogs.push(`${dialog.message} [${dialog.buttons.join('|')}]`);
+      const outcome = outcomeForAnswer(this.answers.shift());
+      if (outcome.kind === 'decision') return outcome.decision;
+    }
+  };
+}
+
+async function editorTurn(options: { ollamaHost: string; workspace: string; user: ScriptedUser; access: ToolAccess; text: string }) {
+  const sink = new RecordingSink();
+  const log = new Logger(sink);
+  const bus = new EventBus();
+  bus.on((e) => {
+    const line = describeEventForLog(e);
+    if (line) log.write(line.level, line.message);
+  });
+  const fs = new NodeFileSystem();
+  const tracker = new ContextTracker();
+  const registry = createToolRegistry();
+  const settings = { ...DEFAULT_SETTINGS, ollamaHost: options.ollamaHost, model: 'qwen3' };
+  const history: ChatMessage[] = [];
+  const allowedRisks: readonly RiskLevel[] | undefined = options.access === 'read-only' ? ['read'] : undefined;
+  const outcome = await runTurn(
+    history,
+    options.text,
+    {
+      provider: createChatProvider(settings, undefined, log),
+      model: settings.model,
+      registry,
+      gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: options.user.ask }),
+      bus,
+      toolContext: { roots: new WorkspaceRoots([{ name: 'ws', path: options.workspace }], fs), fs, runner: new NodeProcessRunner(), tracker },
+      buildSystemPrompt: () =>
+        buildSystemPrompt({
+          systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
+          tracker,
+          access: options.access,
+          loopBreakingTools: true,
+        }),
+      maxRounds: settings.maxRounds,
+      think: settings.think,
+      ...(allowedRisks && { allowedRisks }),
+    },
+    new AbortController().signal,
+  );
+  return { outcome, history, log: sink.lines };
+}
+
+const systemOf = (request: Record<string, unknown>) => ((request.messages as Array<{ role: string; content: string }>)[0]!).content;
+const toolNamesOf = (request: Record<string, unknown>) => ((request.tools as Array<{ function: { name: string } }>) ?? []).map((t) => t.function.name);
+
+test('approve an edit after viewing the diff, deny a command: the file changes, the command never runs, the model hears the denial', async () => {
+  const workspace = await mkdtemp(path.join(tmpdir(), 'lh-editor-turn-'));
+  await writeFile(path.join(workspace, 'a.txt'), 'hello world\n');
+  const server = await startFakeOllamaServer(
+    [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { thinking: 'Replace the greeting.', toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'hello', new_text: 'goodbye' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran > ran.txt' } }] },
+      { text: 'Changed the greeting; I did not run the command.' },
+    ],
+    { name: 'editor turn' },
+  );
+  try {
+    const user = new ScriptedUser([SHOW_DIFF, ALLOW, DENY]);
+    const { outcome, log } = await editorTurn({ ollamaHost: server.origin, workspace, user, access: 'all', text: 'Say goodbye instead of hello in a.txt' });
+
+    assert.equal(outcome.reason, 'completed');
+    assert.equal(await readFile(path.join(workspace, 'a.txt'), 'utf8'), 'goodbye world\n');
+    await assert.rejects(access(path.join(workspace, 'ran.txt')), 'the denied command must not have run');
+
+    assert.equal(server.requests.length, 4);
+    // read_file is auto-approved (risk read); the edit was shown twice (Show diff), the command once.
+    assert.equal(user.dialogs.length, 3);
+    assert.match(user.dialogs[0]!, /edit_file: .*a\.txt.*\[Allow\|Allow for this session\|Always allow in this workspace\|Deny\|Show diff\]/);
+    assert.match(user.dialogs[2]!, /run_command: Run `echo ran > ran\.txt`/);
+
+    // The hot context is rebuilt before every call: nothing yet, then the read file, then the modified file.
+    assert.doesNotMatch(systemOf(server.requests[0]!), /# Working context/);
+    assert.match(systemOf(server.requests[1]!), /Files you read: a\.txt/);
+    assert.match(systemOf(server.requests[2]!), /Files you modified: a\.txt/);
+
+    const last = server.requests[3]!.messages as Array<{ role: string; content: string; tool_name?: string }>;
+    const denial = last.find((m) => m.role === 'tool' && m.tool_name === 'run_command');
+    assert.match(denial?.content ?? '', /The user denied this run_command call \(denied by the user\)/);
+
+    const text = log.join('\n');
+    assert.match(text, /info request #1 → ollama http:\/\/127\.0\.0\.1:\d+ model=qwen3 messages=2 tools=11/);
+    assert.match(text, /info reply #1 ← \d+ ms finish=\w+ .*toolCalls=1/);
+    assert.match(text, /info approval granted for edit_file \(once\)/);
+    assert.match(text, /warn approval denied for run_command: denied by the user/);
+    assert.match(text, /warn tool run_command denied/);
+  } finally {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
+});
+
+test('Restricted Mode offers only read tools and an edit attempt changes nothing', async () => {
+  const workspace = await mkdtemp(path.join(tmpdir(), 'lh-editor-turn-'));
+  await writeFile(path.join(workspace, 'a.txt'), 'hello world\n');
+  const server = await startFakeOllamaServer(
+    [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'hello', new_text: 'pwned' } }] }, { text: 'I cannot edit here.' }],
+    { name: 'restricted turn' },
+  );
+  try {
+    const user = new ScriptedUser([]);
+    const { outcome } = await editorTurn({ ollamaHost: server.origin, workspace, user, access: 'read-only', text: 'edit it' });
+    assert.equal(outcome.reason, 'completed');
+    const offered = toolNamesOf(server.requests[0]!);
+    assert.ok(offered.includes('read_file'));
+    for (const name of ['write_file', 'edit_file', 'move_file', 'run_command']) assert.ok(!offered.includes(name), `${name} offered in Restricted Mode`);
+    assert.match(systemOf(server.requests[0]!), /not trusted/);
+    assert.equal(user.dialogs.length, 0, 'nothing to approve: the call is refused before the gate');
+    assert.equal(await readFile(path.join(workspace, 'a.txt'), 'utf8'), 'hello world\n');
+    const reply = (server.requests[1]!.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool');
+    assert.match(reply?.content ?? '', /Unknown tool "edit_file"/);
+  } finally {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_SETTINGS, parseSettings, serverUrl } from '../../../src/vscode/settings';
+
+const from = (values: Record<string, unknown>) => (key: string) => values[key];
+
+test('unset settings give the documented defaults with no problems', () => {
+  const { settings, problems } = parseSettings(from({}));
+  assert.deepEqual(settings, DEFAULT_SETTINGS);
+  assert.deepEqual(problems, []);
+  assert.equal(serverUrl(settings), 'http://127.0.0.1:11434');
+});
+
+test('valid values are used as given (trailing slashes trimmed, seconds turned into ms)', () => {
+  const { settings, problems } = parseSettings(
+    from({
+      provider: 'openai',
+      'openai.baseUrl': 'http://127.0.0.1:8080/v1/',
+      model: ' qwen3:8b ',
+      contextSize: 16384,
+      keepAlive: '1h',
+      think: false,
+      maxRounds: 7,
+      firstByteTimeoutSeconds: 30,
+      'approval.autoApprove': ['read', 'write'],
+      'approval.rules': [{ tool: 'run_command', commandPrefix: 'npm test', decision: 'allow' }],
+    }),
+  );
+  assert.deepEqual(problems, []);
+  assert.equal(settings.provider, 'openai');
+  assert.equal(serverUrl(settings), 'http://127.0.0.1:8080/v1');
+  assert.equal(settings.model, 'qwen3:8b');
+  assert.equal(settings.contextSize, 16384);
+  assert.equal(settings.keepAlive, '1h');
+  assert.equal(settings.think, false);
+  assert.equal(settings.maxRounds, 7);
+  assert.equal(settings.firstByteTimeoutMs, 30_000);
+  assert.deepEqual(settings.autoApprove, ['read', 'write']);
+  assert.deepEqual(settings.rules, [{ tool: 'run_command', commandPrefix: 'npm test', decision: 'allow' }]);
+});
+
+test('bad values fall back or clamp, and each one is reported', () => {
+  const { settings, problems } = parseSettings(
+    from({
+      provider: 'anthropic',
+      'ollama.host': 'localhost:11434',
+      maxRounds: 1000,
+      contextSize: 'big',
+      think: 'yes',
+      'approval.autoApprove': ['read', 'everything'],
+      'approval.rules': [{ tool: 'run_command', decision: 'maybe' }, { tool: 'edit_file', decision: 'deny' }],
+    }),
+  );
+  assert.equal(settings.provider, 'ollama');
+  assert.equal(settings.maxRounds, 200);
+  assert.equal(settings.contextSize, 0);
+  assert.equal(settings.think, true);
+  assert.deepEqual(settings.autoApprove, ['read']);
+  assert.deepEqual(settings.rules, [{ tool: 'edit_file', decision: 'deny' }]);
+  const text = problems.join('\n');
+  for (const key of ['provider', 'ollama.host', 'maxRounds', 'contextSize', 'think', 'autoApprove', 'approval.rules']) {
+    assert.match(text, new RegExp(`localharness\\.${key.replace('.', '\\.')}|${key}`), `no problem reported for ${key}`);
+  }
+  assert.equal(problems.length, 7);
+});

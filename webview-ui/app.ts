@@ -1,0 +1,219 @@
+// The chat panel: receives validated host messages, folds events into its copy of the state right away,
+// and renders at most once per animation frame. Intents go back to the host; the panel decides nothing.
+import type { ChatViewState, HostToWebview, HotContextView, PanelCommand } from '../src/shared/protocol';
+import { PanelCommandSchema } from '../src/shared/protocol';
+import { reduceAll } from '../src/shared/chatState';
+import { Composer } from './composer';
+import { ConversationView } from './conversationView';
+import { updateControls, updateModels } from './controls';
+import { createHostChannel, readHostMessage, type HostChannel, type VsCodeApi } from './host';
+import { renderHotContext } from './hotContextPanel';
+import { buildLayout, type Layout } from './layout';
+import type { MarkdownRenderer } from './markdown';
+import { FrameBatcher, type ViewTiming } from './timing';
+import { UiStateStore } from './uiState';
+
+export interface ChatAppDeps {
+  doc: Document;
+  mount: HTMLElement;
+  api: VsCodeApi;
+  markdown: MarkdownRenderer;
+  timing: ViewTiming;
+  log?: (line: string) => void;
+}
+
+export class ChatApp {
+  readonly layout: Layout;
+  private readonly channel: HostChannel;
+  private readonly ui: UiStateStore;
+  private readonly composer: Composer;
+  private readonly conversation: ConversationView;
+  private readonly frames: FrameBatcher;
+  private state: ChatViewState | null = null;
+  private seq = -1;
+  /** The state the DOM shows; null until the first snapshot is drawn. */
+  private drawn: ChatViewState | null = null;
+  private fullRedraw = false;
+  private resyncRequested = false;
+  private hotContextOpen = false;
+  private frameCount = 0;
+  private maxFrameMs = 0;
+  private turnMaxFrameMs = 0;
+  private turnFrames = 0;
+
+  constructor(private readonly deps: ChatAppDeps) {
+    const { doc } = deps;
+    this.layout = buildLayout(doc, deps.mount);
+    this.channel = createHostChannel(deps.api);
+    this.ui = new UiStateStore(deps.api);
+    this.frames = new FrameBatcher(deps.timing, () => this.drawFrame());
+    this.composer = new Composer(this.layout, this.channel, this.ui, () => this.frames.schedule());
+    this.conversation = new ConversationView(
+      this.layout.conversation,
+      { doc, markdown: deps.markdown, timing: deps.timing },
+      { onSnapshotRendered: (ms, count) => this.snapshotRendered(ms, count) },
+    );
+    this.wireControls();
+  }
+
+  /** Ask the host for the conversation. Call once the message listener is in place. */
+  start(): void {
+    this.channel.post({ type: 'ready' });
+    if (this.ui.get().hotContextOpen) this.setHotContextOpen(true);
+  }
+
+  /** Entry for `message` events from the host. */
+  receive(data: unknown): void {
+    const msg = readHostMessage(data, this.deps.log);
+    if (msg) this.handle(msg);
+  }
+
+  private handle(msg: HostToWebview): void {
+    switch (msg.type) {
+      case 'snapshot':
+        this.state = msg.state;
+        this.seq = msg.seq;
+        this.resyncRequested = false;
+        this.fullRedraw = true;
+        this.frames.schedule();
+        return;
+      case 'events':
+        if (this.state === null || msg.seq <= this.seq) return; // before the snapshot, or already included
+        if (msg.base !== this.seq) {
+          // A gap (a dropped post): only a fresh snapshot can put us right.
+          if (!this.resyncRequested) this.channel.post({ type: 'ready' });
+          this.resyncRequested = true;
+          return;
+        }
+        this.state = reduceAll(this.state, msg.events);
+        this.seq = msg.seq;
+        this.frames.schedule();
+        return;
+      case 'models':
+        updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error);
+        return;
+      case 'hotContext':
+        this.showHotContext(msg.view, !!msg.reveal);
+        return;
+      case 'focus':
+        this.composer.focus();
+        return;
+      case 'prefill':
+        this.composer.prefill(msg.text);
+        return;
+    }
+  }
+
+  private drawFrame(): void {
+    const started = this.deps.timing.now();
+    const state = this.state;
+    if (state) {
+      const previous = this.drawn;
+      if (this.fullRedraw || previous === null) {
+        this.fullRedraw = false;
+        this.conversation.showSnapshot(state);
+      } else if (previous !== state) {
+        this.conversation.update(state);
+      }
+      this.composer.observe(previous, state);
+      this.composer.setBusy(state.busy);
+      updateControls(this.layout, state, this.composer.hasDraft);
+      if (previous?.busy && !state.busy) this.turnEnded();
+      this.drawn = state;
+    }
+    this.recordFrame(this.deps.timing.now() - started, state?.busy ?? false);
+  }
+
+  private recordFrame(ms: number, busy: boolean): void {
+    this.frameCount++;
+    this.maxFrameMs = Math.max(this.maxFrameMs, ms);
+    if (busy) {
+      this.turnFrames++;
+      this.turnMaxFrameMs = Math.max(this.turnMaxFrameMs, ms);
+    }
+    // Read by the e2e suite: how long the slowest frame's DOM work took.
+    const root = this.layout.root;
+    root.dataset['frames'] = String(this.frameCount);
+    root.dataset['lastFrameMs'] = ms.toFixed(1);
+    root.dataset['maxFrameMs'] = this.maxFrameMs.toFixed(1);
+  }
+
+  private turnEnded(): void {
+    if (this.turnFrames > 0) this.channel.post({ type: 'perf', name: 'turn-max-frame', ms: this.turnMaxFrameMs, count: this.turnFrames });
+    this.turnFrames = 0;
+    this.turnMaxFrameMs = 0;
+  }
+
+  private snapshotRendered(ms: number, count: number): void {
+    const root = this.layout.root;
+    root.dataset['snapshotMs'] = ms.toFixed(1);
+    root.dataset['snapshotItems'] = String(count);
+    this.channel.post({ type: 'perf', name: 'snapshot', ms, count });
+    const saved = this.ui.get().scrollTop;
+    if (saved !== null) this.layout.conversation.scrollTop = saved;
+  }
+
+  private wireControls(): void {
+    const { layout, channel } = this;
+    layout.newChat.addEventListener('click', () => channel.post({ type: 'newChat' }));
+    layout.refreshModels.addEventListener('click', () => channel.post({ type: 'refreshModels' }));
+    layout.modelPicker.addEventListener('change', () => {
+      const name = layout.modelPicker.value;
+      if (name) channel.post({ type: 'selectModel', name });
+    });
+    layout.hotContextToggle.addEventListener('click', () => this.setHotContextOpen(!this.hotContextOpen));
+    layout.conversation.addEventListener('click', (e) => this.onConversationClick(e));
+    layout.conversation.addEventListener('scroll', () => {
+      this.ui.patch({ scrollTop: this.conversation.atBottom() ? null : Math.round(layout.conversation.scrollTop) });
+    });
+    layout.modelError.addEventListener('click', (e) => this.onConversationClick(e));
+  }
+
+  /** One listener for everything clickable inside rendered content: links, copy buttons, error actions. */
+  private onConversationClick(e: Event): void {
+    const target = e.target as Element | null;
+    if (!target || typeof target.closest !== 'function') return;
+    const link = target.closest('a');
+    if (link) {
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (href && /^https?:\/\//i.test(href)) this.channel.post({ type: 'openLink', url: href });
+      return;
+    }
+    const copy = target.closest('button.copy-code');
+    if (copy) {
+      const code = copy.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+      this.channel.post({ type: 'copy', text: code });
+      copy.textContent = 'Copied';
+      this.deps.timing.setTimer(() => (copy.textContent = 'Copy'), 1500);
+      return;
+    }
+    const commandButton = target.closest('button[data-command]');
+    if (commandButton) {
+      const command = PanelCommandSchema.safeParse(commandButton.getAttribute('data-command'));
+      if (command.success) this.runCommand(command.data);
+    }
+  }
+
+  private runCommand(command: PanelCommand): void {
+    this.channel.post({ type: 'runCommand', command });
+  }
+
+  private setHotContextOpen(open: boolean): void {
+    this.hotContextOpen = open;
+    this.layout.hotContextPanel.hidden = !open;
+    this.layout.hotContextToggle.setAttribute('aria-expanded', String(open));
+    this.ui.patch({ hotContextOpen: open });
+    this.channel.post({ type: 'hotContext', open });
+  }
+
+  private showHotContext(view: HotContextView, reveal: boolean): void {
+    renderHotContext(this.layout.hotContextPanel, view, this.deps.doc);
+    if (reveal && !this.hotContextOpen) {
+      this.hotContextOpen = true;
+      this.layout.hotContextPanel.hidden = false;
+      this.layout.hotContextToggle.setAttribute('aria-expanded', 'true');
+      this.ui.patch({ hotContextOpen: true });
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Builds the panel's fixed frame once: toolbar (model, context meter, new chat), the conversation,
+// the status line and the composer. Accessible names here are what the e2e tests rely on.
+import { h } from './dom';
+
+export interface Layout {
+  root: HTMLElement;
+  modelPicker: HTMLSelectElement;
+  refreshModels: HTMLButtonElement;
+  modelError: HTMLElement;
+  newChat: HTMLButtonElement;
+  contextMeter: HTMLMeterElement;
+  contextText: HTMLElement;
+  hotContextToggle: HTMLButtonElement;
+  hotContextPanel: HTMLElement;
+  conversation: HTMLElement;
+  status: HTMLElement;
+  input: HTMLTextAreaElement;
+  inputError: HTMLElement;
+  send: HTMLButtonElement;
+  stop: HTMLButtonElement;
+}
+
+export function buildLayout(doc: Document, mount: HTMLElement): Layout {
+  const root = h(doc, 'div', 'app');
+
+  const toolbar = h(doc, 'div', 'toolbar');
+  const modelPicker = h(doc, 'select', 'model-picker');
+  modelPicker.setAttribute('aria-label', 'Model');
+  modelPicker.title = 'Model';
+  const refreshModels = button(doc, 'Refresh models', 'icon-button refresh-models', '↻');
+  refreshModels.title = 'Refresh the model list';
+  const newChat = button(doc, 'New chat', 'secondary new-chat');
+  toolbar.append(modelPicker, refreshModels, newChat);
+
+  const modelError = h(doc, 'div', 'model-error');
+  modelError.hidden = true;
+
+  const infoBar = h(doc, 'div', 'info-bar');
+  const context = h(doc, 'div', 'context');
+  const contextMeter = h(doc, 'meter', 'context-meter');
+  contextMeter.setAttribute('aria-label', 'Context');
+  contextMeter.min = 0;
+  contextMeter.max = 1;
+  contextMeter.value = 0;
+  const contextText = h(doc, 'span', 'context-text', '0 tokens');
+  contextText.setAttribute('aria-hidden', 'true'); // the meter's aria-valuetext says the same
+  context.append(contextMeter, contextText);
+  const hotContextToggle = button(doc, 'What the model knows', 'link-button hot-context-toggle');
+  hotContextToggle.setAttribute('aria-expanded', 'false');
+  infoBar.append(context, hotContextToggle);
+
+  const hotContextPanel = h(doc, 'section', 'hot-context');
+  hotContextPanel.setAttribute('aria-label', 'What the model knows');
+  hotContextPanel.id = 'hot-context';
+  hotContextPanel.hidden = true;
+  hotContextToggle.setAttribute('aria-controls', hotContextPanel.id);
+
+  const conversation = h(doc, 'div', 'conversation');
+  conversation.setAttribute('role', 'log');
+  conversation.setAttribute('aria-label', 'Conversation');
+  conversation.tabIndex = 0;
+
+  const status = h(doc, 'div', 'status-line');
+  status.setAttribute('role', 'status');
+  status.hidden = true;
+
+  const composer = h(doc, 'div', 'composer');
+  const input = h(doc, 'textarea', 'message-input');
+  input.setAttribute('aria-label', 'Message');
+  input.placeholder = 'Ask Local Harness… (Enter to send, Shift+Enter for a new line)';
+  input.rows = 3;
+  const inputError = h(doc, 'div', 'input-error');
+  inputError.setAttribute('role', 'alert');
+  inputError.hidden = true;
+  const actions = h(doc, 'div', 'composer-actions');
+  const stop = button(doc, 'Stop', 'secondary stop');
+  const send = button(doc, 'Send', 'primary send');
+  actions.append(stop, send);
+  composer.append(input, inputError, actions);
+
+  root.append(toolbar, modelError, infoBar, hotContextPanel, conversation, status, composer);
+  mount.replaceChildren(root);
+  return {
+    root,
+    modelPicker,
+    refreshModels,
+    modelError,
+    newChat,
+    contextMeter,
+    contextText,
+    hotContextToggle,
+    hotContextPanel,
+    conversation,
+    status,
+    input,
+    inputError,
+    send,
+    stop,
+  };
+}
+
+function button(doc: Document, label: string, className: string, text = label): HTMLButtonElement {
+  const b = h(doc, 'button', className, text);
+  b.type = 'button';
+  if (text !== label) b.setAttribute('aria-label', label);
+  return b;
+}

@@ -1,0 +1,83 @@
+// The simple items: the user's message (plain text), display-only notices, and errors with next-step buttons.
+import type { ChatItem, ErrorAction, ErrorItem, NoticeItem, UserItem } from '../../src/shared/protocol';
+import { h, setText } from '../dom';
+import type { ItemView, ViewContext } from './types';
+
+export class UserView implements ItemView {
+  readonly el: HTMLElement;
+  private readonly body: HTMLElement;
+
+  constructor(item: UserItem, ctx: ViewContext) {
+    this.el = h(ctx.doc, 'div', 'message message-user');
+    this.el.dataset['id'] = item.id;
+    this.body = h(ctx.doc, 'div', 'message-body', item.text);
+    this.el.append(this.body);
+  }
+
+  update(item: ChatItem): void {
+    if (item.kind === 'user') setText(this.body, item.text);
+  }
+
+  dispose(): void {}
+}
+
+export class NoticeView implements ItemView {
+  readonly el: HTMLElement;
+  private readonly body: HTMLElement;
+
+  constructor(item: NoticeItem, ctx: ViewContext) {
+    this.el = h(ctx.doc, 'div', 'message message-notice');
+    this.el.dataset['id'] = item.id;
+    this.el.title = 'Shown to you only; not sent to the model';
+    this.body = h(ctx.doc, 'div', 'message-body', item.text);
+    this.el.append(this.body);
+  }
+
+  update(item: ChatItem): void {
+    if (item.kind === 'notice') setText(this.body, item.text);
+  }
+
+  dispose(): void {}
+}
+
+const ACTION_LABELS: Record<ErrorAction, string> = {
+  openSettings: 'Open settings',
+  showLogs: 'Show logs',
+  selectModel: 'Select model',
+};
+
+export class ErrorView implements ItemView {
+  readonly el: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly actions: HTMLElement;
+
+  constructor(item: ErrorItem, private readonly ctx: ViewContext) {
+    this.el = h(ctx.doc, 'div', 'message message-error');
+    this.el.dataset['id'] = item.id;
+    this.body = h(ctx.doc, 'div', 'message-body', item.text);
+    this.actions = h(ctx.doc, 'div', 'error-actions');
+    this.el.append(this.body, this.actions);
+    this.renderActions(item.actions);
+  }
+
+  update(item: ChatItem): void {
+    if (item.kind !== 'error') return;
+    setText(this.body, item.text);
+    this.renderActions(item.actions);
+  }
+
+  dispose(): void {}
+
+  private renderActions(actions: readonly ErrorAction[]): void {
+    this.actions.replaceChildren(
+      ...actions.map((action) => {
+        // Clicks are handled by delegation on the conversation (data-command), so no per-button listeners.
+        const button = h(this.ctx.doc, 'button', 'secondary', ACTION_LABELS[action]);
+        button.type = 'button';
+        button.dataset['command'] = action;
+        return button;
+      }),
+    );
+    this.actions.hidden = actions.length === 0;
+  }
+}
