@@ -13,6 +13,9 @@ import type { MarkdownRenderer } from './markdown';
 import { FrameBatcher, type ViewTiming } from './timing';
 import { UiStateStore } from './uiState';
 
+/** A frame whose DOM work takes this long is visible jank. */
+const SLOW_FRAME_MS = 50;
+
 export interface ChatAppDeps {
   doc: Document;
   mount: HTMLElement;
@@ -37,6 +40,7 @@ export class ChatApp {
   private resyncRequested = false;
   private hotContextOpen = false;
   private frameCount = 0;
+  private slowFrames = 0;
   private maxFrameMs = 0;
   private turnMaxFrameMs = 0;
   private turnFrames = 0;
@@ -126,6 +130,7 @@ export class ChatApp {
 
   private recordFrame(ms: number, busy: boolean): void {
     this.frameCount++;
+    if (ms >= SLOW_FRAME_MS) this.slowFrames++;
     this.maxFrameMs = Math.max(this.maxFrameMs, ms);
     if (busy) {
       this.turnFrames++;
@@ -136,6 +141,7 @@ export class ChatApp {
     root.dataset['frames'] = String(this.frameCount);
     root.dataset['lastFrameMs'] = ms.toFixed(1);
     root.dataset['maxFrameMs'] = this.maxFrameMs.toFixed(1);
+    root.dataset['slowFrames'] = String(this.slowFrames);
   }
 
   private turnEnded(): void {
@@ -164,7 +170,7 @@ export class ChatApp {
     layout.hotContextToggle.addEventListener('click', () => this.setHotContextOpen(!this.hotContextOpen));
     layout.conversation.addEventListener('click', (e) => this.onConversationClick(e));
     layout.conversation.addEventListener('scroll', () => {
-      this.ui.patch({ scrollTop: this.conversation.atBottom() ? null : Math.round(layout.conversation.scrollTop) });
+      this.ui.patch({ scrollTop: this.conversation.isFollowing ? null : Math.round(layout.conversation.scrollTop) });
     });
     layout.modelError.addEventListener('click', (e) => this.onConversationClick(e));
   }

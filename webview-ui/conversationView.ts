@@ -24,6 +24,11 @@ export class ConversationView {
   /** Items below this index are not in the DOM yet (snapshot still filling in). */
   private renderedFrom = 0;
   private generation = 0;
+  /**
+   * Following the stream at the bottom. Kept from scroll events rather than measured each frame, so a frame
+   * forces at most one layout (the scroll to the bottom).
+   */
+  private following = true;
   private readonly firstChunk: number;
   private readonly chunk: number;
 
@@ -41,6 +46,13 @@ export class ConversationView {
     );
     this.list = h(ctx.doc, 'div', 'items');
     scroller.append(this.empty, this.list);
+    scroller.addEventListener('scroll', () => {
+      this.following = this.atBottom();
+    });
+  }
+
+  get isFollowing(): boolean {
+    return this.following;
   }
 
   get renderedCount(): number {
@@ -59,6 +71,7 @@ export class ConversationView {
     const n = state.items.length;
     this.renderedFrom = n;
     this.renderOlder(this.firstChunk);
+    this.following = true;
     this.scrollToBottom();
     const step = () => {
       if (generation !== this.generation) return; // a newer snapshot replaced this one
@@ -66,11 +79,10 @@ export class ConversationView {
         this.options.onSnapshotRendered?.(this.ctx.timing.now() - started, n);
         return;
       }
-      const stick = this.atBottom();
       const before = this.scroller.scrollHeight;
       this.renderOlder(this.chunk);
       // Keep what the user looks at in place while older items appear above it.
-      if (stick) this.scrollToBottom();
+      if (this.following) this.scrollToBottom();
       else this.scroller.scrollTop += this.scroller.scrollHeight - before;
       this.ctx.timing.setTimer(step, 0);
     };
@@ -87,7 +99,6 @@ export class ConversationView {
       this.showSnapshot(state);
       return;
     }
-    const stick = this.atBottom();
     this.items = next;
     for (let i = this.renderedFrom; i < prev.length; i++) {
       if (prev[i] === next[i]) continue;
@@ -108,7 +119,7 @@ export class ConversationView {
       this.list.append(fragment);
     }
     setHidden(this.empty, next.length > 0);
-    if (stick) this.scrollToBottom();
+    if (this.following) this.scrollToBottom();
   }
 
   atBottom(): boolean {

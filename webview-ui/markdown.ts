@@ -1,13 +1,18 @@
-// Model output -> safe DOM. marked turns markdown into HTML; DOMPurify keeps only an allowlist of plain
-// formatting tags and web links, so nothing the model writes can run script or load anything.
+// Model output -> safe DOM. marked turns markdown into HTML (raw HTML in it filtered first, see rawHtml.ts);
+// DOMPurify then keeps only an allowlist of plain formatting tags and web links, so nothing the model writes
+// can run script or load anything.
 import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config, type WindowLike } from 'dompurify';
+import { escapeHtml } from './escape';
+import { filterHtmlTokens } from './rawHtml';
 
 export type MarkdownWindow = WindowLike & { document: Document };
 
 export interface MarkdownRenderer {
   /** Markdown to a sanitized fragment with code blocks decorated (copy button). */
   render(markdown: string): DocumentFragment;
+  /** The HTML string handed to the DOM parser (raw HTML already filtered), exposed for tests. */
+  toHtml(markdown: string): string;
   /** Raw HTML to a sanitized fragment: the safety net under render(), exposed for tests. */
   sanitize(html: string): DocumentFragment;
 }
@@ -58,6 +63,7 @@ export function createMarkdownRenderer(win: MarkdownWindow): MarkdownRenderer {
 
   const marked = new Marked({ gfm: true, breaks: false, async: false });
   marked.use({
+    hooks: { processAllTokens: (tokens) => filterHtmlTokens(tokens) },
     renderer: {
       // No remote images (tracking, CSP): show an image as a link to it.
       image({ href, text }: Tokens.Image): string {
@@ -71,17 +77,20 @@ export function createMarkdownRenderer(win: MarkdownWindow): MarkdownRenderer {
 
   const sanitize = (html: string): DocumentFragment => purify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
 
+  const toHtml = (markdown: string): string => {
+    try {
+      return marked.parse(markdown, { async: false });
+    } catch {
+      // A parser bug must not hide the answer: show it as plain text.
+      return `<pre>${escapeHtml(markdown)}</pre>`;
+    }
+  };
+
   return {
     sanitize,
+    toHtml,
     render(markdown: string): DocumentFragment {
-      let html: string;
-      try {
-        html = marked.parse(markdown, { async: false });
-      } catch {
-        // A parser bug must not hide the answer: show it as plain text.
-        html = `<pre>${escapeHtml(markdown)}</pre>`;
-      }
-      const fragment = sanitize(html);
+      const fragment = sanitize(toHtml(markdown));
       decorateCodeBlocks(fragment, win.document);
       return fragment;
     },
@@ -108,8 +117,4 @@ function decorateCodeBlocks(fragment: DocumentFragment, doc: Document): void {
     pre.replaceWith(block);
     block.append(bar, pre);
   }
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

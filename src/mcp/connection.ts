@@ -100,6 +100,8 @@ export class McpConnection {
   /** Every page of tools/list, raw: each entry is checked one by one later so one bad tool can't hide the rest. */
   async listTools(signal?: AbortSignal): Promise<unknown[]> {
     const client = this.requireClient();
+    // A server without the tools capability (resources or prompts only) simply has no tools.
+    if (client.getServerCapabilities()?.tools === undefined) return [];
     const tools: unknown[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -242,7 +244,9 @@ export class McpConnection {
     };
     client.onerror = (error) => {
       const message = errorMessage(error);
-      if (this.protocolErrors.length < 5) this.protocolErrors.push(message);
+      // Unparseable stdout lines surface as JSON syntax or schema errors: the classic "server logs to stdout" bug.
+      const badLine = this.options.config.transport.type === 'stdio' && (error instanceof SyntaxError || error?.name === 'ZodError');
+      if (badLine && this.protocolErrors.length < 5) this.protocolErrors.push(message);
       hooks.log(`[protocol error] ${message}`);
     };
     client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => {

@@ -86,6 +86,8 @@ export class ServerController implements McpToolCaller {
     if (this.launching) return this.launching;
     this.cancelRestart();
     this.restartAttempts = 0;
+    // The consent port is the source of truth (the host remembers and revokes); only automatic restarts skip it.
+    this.consentGiven = false;
     return this.launch(false);
   }
 
@@ -210,11 +212,13 @@ export class ServerController implements McpToolCaller {
   private onCrash(connection: McpConnection | undefined, reason: string): void {
     if (!connection || this.connection !== connection) return;
     this.connection = undefined;
+    void connection.close(); // the process is gone or going; make sure, whatever happens next
+    const generation = this.generation;
     // Let the dying process's last stderr lines arrive before quoting them.
     setImmediate(() => {
+      if (generation !== this.generation) return; // stopped meanwhile: no restart
       const message = `MCP server "${this.config.name}" crashed: ${reason}.${connection.stderrTail()}`;
       this.writeLog(message);
-      void connection.close();
       this.scheduleRestart(message);
     });
   }

@@ -11,6 +11,8 @@ export type PersistenceErrorCode =
   | 'newer-schema'
   /** Another process (or another store in this process) has the database open. */
   | 'locked'
+  /** The store was opened read-only. */
+  | 'read-only'
   /** The disk said no (full, read-only, permissions). */
   | 'io';
 

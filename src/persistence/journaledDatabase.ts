@@ -4,19 +4,20 @@
 // file → fsync → atomic rename → drop the folded entries). Saving one change costs the same at any
 // size, and a kill -9 loses at most the change being written. Opening loads the file and replays the
 // journal.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlValue, Statement } from 'sql.js';
 import { systemClock, type Clock } from '../core/ports';
 import { moveAside, writeFileAtomic } from './atomicFile';
 import { PersistenceError, describeError } from './errors';
 import { acquireLock, type FileLock } from './fileLock';
-import { readJournalFile, type JournalOp, type JournalProblem } from './journalFormat';
+import { readJournalFile, type JournalOp } from './journalFormat';
 import { nodeJournalFs, type JournalFs } from './journalFs';
 import { JournalWriter } from './journalWriter';
 import { migrate, readUserVersion, type Migration } from './migrations';
+import { corruptJournalNotice, orphanJournalNotice, tornTailNotice } from './notices';
 import { loadDatabaseFile, startFresh } from './recovery';
-import { ensureJournalState, replayJournal, writeFoldedSeq } from './replay';
+import { replayJournal, writeFoldedSeq } from './replay';
 import { loadSqlJs } from './sqlJsLoader';
 import type { StoreNotice } from './types';
 
@@ -38,6 +39,11 @@ export interface JournaledDatabaseOptions {
   foldIdleMs?: number;
   onNotice?: (notice: StoreNotice) => void;
   signal?: AbortSignal;
+  /**
+   * Look without touching: no lock (a running agent may hold it), no journal writes, no folds, nothing
+   * moved aside. Shows the file plus the journal as it is at open time. Writes fail with "read-only".
+   */
+  readOnly?: boolean;
 }
 
 export class JournaledDatabase {
@@ -58,7 +64,8 @@ export class JournaledDatabase {
   private constructor(
     readonly file: string,
     private readonly db: Database,
-    private readonly journal: JournalWriter,
+    /** Undefined when read-only. */
+    private readonly journal: JournalWriter | undefined,
     private readonly lock: FileLock | undefined,
     private readonly options: JournaledDatabaseOptions,
     private readonly version: number,
@@ -71,6 +78,7 @@ export class JournaledDatabase {
 
   static async open(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
     options.signal?.throwIfAborted();
+    if (options.readOnly) return JournaledDatabase.openReadOnly(file, options);
     const absolute = path.resolve(file);
     const journalFile = journalPathFor(absolute);
     const now = () => (options.clock ?? systemClock).now();
@@ -86,7 +94,6 @@ export class JournaledDatabase {
       const notices = [...loaded.notices];
       let mustFold = loaded.fresh;
 
-      ensureJournalState(db);
       let journalRead = readJournalFile(journalFile);
       if (loaded.fresh && loaded.notices.length === 0 && journalRead.entries.length > 0) {
         // The file is gone but its journal is not: the journal alone cannot rebuild it.
@@ -115,7 +122,6 @@ export class JournaledDatabase {
         const fresh = startFresh(SQL, absolute, journalFile, describeError(err), now());
         db = fresh.db;
         notices.push(...fresh.notices);
-        ensureJournalState(db);
         migrate(db, options.migrations);
         mustFold = true;
         keepBytes = undefined;
@@ -126,7 +132,14 @@ export class JournaledDatabase {
       store.mustFold = mustFold;
       store.dbBytes = loaded.bytes;
       for (const notice of notices) store.notify(notice);
-      if (mustFold) await store.fold();
+      if (mustFold) {
+        try {
+          await store.fold();
+        } catch (err) {
+          journal.close();
+          throw err;
+        }
+      }
       return store;
     } catch (err) {
       db?.close();
@@ -135,13 +148,42 @@ export class JournaledDatabase {
     }
   }
 
+  private static async openReadOnly(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
+    const absolute = path.resolve(file);
+    if (!existsSync(absolute)) throw new PersistenceError('not-found', `No session database at ${absolute}.`);
+    const SQL = await loadSqlJs(options.wasmPath);
+    options.signal?.throwIfAborted();
+    const now = (options.clock ?? systemClock).now();
+    const { db } = loadDatabaseFile(SQL, absolute, journalPathFor(absolute), options.migrations, now, 'throw');
+    try {
+      // A writer may be appending right now: a torn last line is just its write in progress.
+      const replay = replayJournal(db, readJournalFile(journalPathFor(absolute)), readUserVersion(db));
+      const store = new JournaledDatabase(absolute, db, undefined, undefined, options, readUserVersion(db), replay.seq);
+      if (replay.problem?.kind === 'corrupt') {
+        store.notify({
+          kind: 'journal-damaged',
+          message: `The session journal ${journalPathFor(absolute)} is damaged at line ${replay.problem.line} (${replay.problem.reason}); showing the changes before it. Open the database normally to recover.`,
+        });
+      }
+      migrate(db, options.migrations); // in memory only, so this code can read an older file
+      return store;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  get readOnly(): boolean {
+    return this.journal === undefined;
+  }
+
   get schemaVersion(): number {
     return this.version;
   }
 
   /** Bytes in the journal that the database file does not contain yet. */
   get journalBytes(): number {
-    return this.journal.size;
+    return this.journal?.size ?? 0;
   }
 
   all(sql: string, params: SqlValue[] = []): Row[] {
@@ -166,6 +208,8 @@ export class JournaledDatabase {
    */
   write(ops: JournalOp[]): void {
     const db = this.requireOpen();
+    const journal = this.journal;
+    if (!journal) throw new PersistenceError('read-only', `The session database ${this.file} was opened read-only.`);
     if (ops.length === 0) return;
     db.run('BEGIN');
     try {
@@ -175,7 +219,7 @@ export class JournaledDatabase {
       throw new PersistenceError('invalid-input', `Could not save the change: ${describeError(err)}`, { cause: err });
     }
     try {
-      this.journal.append({ n: this.seq + 1, v: this.version, ops });
+      journal.append({ n: this.seq + 1, v: this.version, ops });
     } catch (err) {
       db.run('ROLLBACK');
       throw err;
@@ -189,7 +233,7 @@ export class JournaledDatabase {
   async fold(signal?: AbortSignal): Promise<void> {
     while (this.folding) await this.folding.catch(() => undefined);
     signal?.throwIfAborted();
-    if (this.closed || (!this.mustFold && this.seq === this.foldedSeq)) return;
+    if (this.closed || !this.journal || (!this.mustFold && this.seq === this.foldedSeq)) return;
     this.folding = this.foldOnce();
     try {
       await this.folding;
@@ -207,7 +251,7 @@ export class JournaledDatabase {
     } finally {
       this.closed = true;
       this.cancelFoldTimer();
-      this.journal.close();
+      this.journal?.close();
       for (const statement of this.statements.values()) statement.free();
       this.statements.clear();
       this.db.close();
@@ -217,13 +261,14 @@ export class JournaledDatabase {
 
   private async foldOnce(): Promise<void> {
     const db = this.requireOpen();
+    const journal = this.journal!;
     const seq = this.seq;
     writeFoldedSeq(db, seq);
     const bytes = db.export();
     // Entries appended while the file is written stay in the journal: remember where they start.
-    const journalOffset = this.journal.size;
+    const journalOffset = journal.size;
     await writeFileAtomic(this.file, bytes);
-    this.journal.dropPrefix(journalOffset);
+    journal.dropPrefix(journalOffset);
     this.foldedSeq = seq;
     this.mustFold = false;
     this.dbBytes = bytes.length;
@@ -232,7 +277,8 @@ export class JournaledDatabase {
 
   private afterWrite(): void {
     const threshold = Math.max(this.options.foldMinBytes ?? 1024 * 1024, this.dbBytes * (this.options.foldRatio ?? 0.25));
-    if (this.journal.size >= threshold) this.scheduleFold(0);
+    // While a fold runs the journal still looks big; it shrinks to the new entries when the fold ends.
+    if (this.journalBytes >= threshold && !this.folding) this.scheduleFold(0);
     else if ((this.options.foldIdleMs ?? 10_000) > 0) this.scheduleFold(this.options.foldIdleMs ?? 10_000);
   }
 
@@ -296,35 +342,6 @@ export class JournaledDatabase {
 export function journalPathFor(file: string): string {
   // Not "<file>-journal": SQLite itself would take that for its own rollback journal.
   return `${file}.journal.jsonl`;
-}
-
-function tornTailNotice(journalFile: string, problem: JournalProblem, bytes: number): StoreNotice {
-  return {
-    kind: 'journal-torn-tail',
-    message:
-      `Skipped an incomplete last entry (${bytes} bytes, line ${problem.line}: ${problem.reason}) in ${journalFile}. ` +
-      'It was being written when the program stopped and had not been saved yet.',
-  };
-}
-
-function corruptJournalNotice(journalFile: string, problem: JournalProblem, applied: number, movedTo: string): StoreNotice {
-  return {
-    kind: 'journal-moved-aside',
-    message:
-      `The session journal ${journalFile} is damaged at line ${problem.line} (${problem.reason}). ` +
-      `${applied} change(s) before it were recovered; later ones could not be applied. The journal was kept as ${movedTo}.`,
-    movedTo: [movedTo],
-  };
-}
-
-function orphanJournalNotice(file: string, entries: number, movedTo: string): StoreNotice {
-  return {
-    kind: 'journal-moved-aside',
-    message:
-      `The session database ${file} was missing but its journal (${entries} change(s)) was not. ` +
-      `A new, empty database was created; the journal was kept as ${movedTo}.`,
-    movedTo: [movedTo],
-  };
 }
 
 /** Temp files a killed fold left behind. Safe to remove: we hold the lock, so no fold is running. */

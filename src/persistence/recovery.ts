@@ -6,6 +6,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { moveAside } from './atomicFile';
 import { PersistenceError, describeError } from './errors';
 import { latestVersion, readUserVersion, type Migration } from './migrations';
+import { ensureJournalState } from './replay';
 import type { StoreNotice } from './types';
 
 export interface LoadedFile {
@@ -23,13 +24,16 @@ export function loadDatabaseFile(
   journalFile: string,
   migrations: readonly Migration[],
   now: number,
+  /** Read-only openers must not move files: they report the damage instead. */
+  onDamage: 'move-aside' | 'throw' = 'move-aside',
 ): LoadedFile {
-  if (!existsSync(file)) return { db: new SQL.Database(), fresh: true, bytes: 0, notices: [] };
+  if (!existsSync(file)) return { db: emptyDatabase(SQL), fresh: true, bytes: 0, notices: [] };
   let db: Database | undefined;
   try {
     const bytes = readFileSync(file);
     db = new SQL.Database(bytes);
     checkIntegrity(db);
+    ensureJournalState(db); // fails on a foreign file that happens to use the name
     const version = readUserVersion(db);
     if (version > latestVersion(migrations)) {
       throw new PersistenceError(
@@ -43,6 +47,9 @@ export function loadDatabaseFile(
     db?.close();
     // A newer database is healthy: leave it alone and let the caller say so.
     if (err instanceof PersistenceError && err.code === 'newer-schema') throw err;
+    if (onDamage === 'throw') {
+      throw new PersistenceError('io', `The session database ${file} could not be read (${describeError(err)}).`, { cause: err });
+    }
     return startFresh(SQL, file, journalFile, describeError(err), now);
   }
 }
@@ -55,7 +62,7 @@ export function startFresh(SQL: SqlJsStatic, file: string, journalFile: string, 
   if (existsSync(journalFile)) movedTo.push(moveAside(journalFile, now));
   const where = movedTo.length > 0 ? ` The old files were kept as ${movedTo.join(' and ')}.` : '';
   return {
-    db: new SQL.Database(),
+    db: emptyDatabase(SQL),
     fresh: true,
     bytes: 0,
     notices: [
@@ -66,6 +73,12 @@ export function startFresh(SQL: SqlJsStatic, file: string, journalFile: string, 
       },
     ],
   };
+}
+
+function emptyDatabase(SQL: SqlJsStatic): Database {
+  const db = new SQL.Database();
+  ensureJournalState(db);
+  return db;
 }
 
 function checkIntegrity(db: Database): void {

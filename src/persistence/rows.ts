@@ -1,5 +1,5 @@
 // Turning database rows into the store's public shapes.
-import type { ToolCall } from '../core/messages';
+import type { ChatMessage, ToolCall } from '../core/messages';
 import type { Row } from './journaledDatabase';
 import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
 
@@ -71,4 +71,14 @@ function text(value: Row[string]): string {
 
 function num(value: Row[string]): number {
   return typeof value === 'number' ? value : Number(value ?? 0);
+}
+
+/** Just the ChatMessage fields, for handing stored history to a provider. */
+export function toChatMessage(message: StoredMessage): ChatMessage {
+  const out: ChatMessage = { role: message.role, content: message.content };
+  if (message.thinking !== undefined) out.thinking = message.thinking;
+  if (message.toolCalls !== undefined) out.toolCalls = message.toolCalls;
+  if (message.toolCallId !== undefined) out.toolCallId = message.toolCallId;
+  if (message.toolName !== undefined) out.toolName = message.toolName;
+  return out;
 }

@@ -51,7 +51,8 @@ export class SessionStore extends SessionRecords {
     try {
       const clock = options.clock ?? systemClock;
       // A turn still open from last time never finished: the process stopped in the middle of it.
-      const interrupted = db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.turn_open = 1`).map(rowToSession);
+      // (Read-only openers leave that to the writer: the turn may well be running right now.)
+      const interrupted = db.readOnly ? [] : db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.turn_open = 1`).map(rowToSession);
       if (interrupted.length > 0) {
         db.write([["UPDATE sessions SET status = 'interrupted', turn_open = 0 WHERE turn_open = 1", []]]);
         for (const session of interrupted) Object.assign(session, { status: 'interrupted', turnOpen: false });

@@ -92,6 +92,7 @@ export type NoticeKind =
   | 'database-moved-aside'
   | 'journal-moved-aside'
   | 'journal-torn-tail'
+  | 'journal-damaged'
   | 'sessions-interrupted'
   | 'fold-failed';
 

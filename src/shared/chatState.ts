@@ -146,15 +146,23 @@ function endTurn(state: ChatViewState, reason: string, result: string | undefine
   });
   if (items.some((item, i) => item !== s.items[i])) s = { ...s, items };
   s = { ...s, busy: false, status: null };
-  const lastAssistant = [...s.items].reverse().find((i) => i.kind === 'assistant' || i.kind === 'user');
-  if ((reason === 'task_completion' || reason === 'ask_question') && result && result.trim()) {
-    // The loop-breaking tool's text is the answer; show it as one unless the model already said it.
-    const said = lastAssistant?.kind === 'assistant' && lastAssistant.text.trim() === result.trim();
+  if ((reason === 'completed' || reason === 'task_completion' || reason === 'ask_question') && result && result.trim()) {
+    // The turn's result is the answer. A completed turn streamed it already, unless the final reply was empty
+    // (the host then supplies a stand-in); a loop-breaking tool's text (summary, question) was never streamed.
+    const spoken = lastSpoken(s.items);
+    const said =
+      spoken?.kind === 'assistant' && spoken.text.trim() !== '' && (reason === 'completed' || spoken.text.trim() === result.trim());
     if (!said) s = push(s, (id) => ({ kind: 'assistant', id, text: result, thinking: '', streaming: false }));
   } else if (reason === 'cancelled') {
     s = push(s, (id) => ({ kind: 'notice', id, text: 'Stopped. Send a new message to continue.' }));
   }
   return s;
+}
+
+/** The last item that is part of the exchange (notices are asides). */
+function lastSpoken(items: readonly ChatItem[]): ChatItem | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]!.kind !== 'notice') return items[i];
+  return undefined;
 }
 
 function replaceAt(state: ChatViewState, index: number, item: ChatItem): ChatViewState {

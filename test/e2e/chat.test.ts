@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { waitUntil } from '../helpers/e2e/chatPanel';
+import { shownText, waitUntil } from '../helpers/e2e/chatPanel';
+import type { ChatBody } from '../helpers/fakeLlm';
 import { markerScript, toolResults } from '../helpers/e2e/markerScript';
 import { E2ESession } from '../helpers/e2e/session';
 
@@ -59,7 +60,7 @@ const script = markerScript({
   ],
   '[[deny]]': [
     { toolCalls: [{ name: 'run_command', arguments: { command: 'echo pwned > ran.txt' } }] },
-    (_round, body) => ({
+    (body: ChatBody) => ({
       text: toolResults(body).some((r) => /denied/i.test(r)) ? 'Understood: you denied the command, so I did not run it.' : 'UNEXPECTED: no denial reached me.',
     }),
   ],
@@ -117,9 +118,10 @@ describe('chat panel', { timeout: 120_000 }, () => {
       const answer = chat.assistantMessages.last();
       const thinking = answer.locator('details.thinking');
       await thinking.waitFor({ state: 'visible', timeout: 15_000 });
-      await waitUntil(async () => (await thinking.innerText()).includes('Let me think'), 15_000, 'the thinking text');
+      await waitUntil(async () => ((await thinking.textContent()) ?? '').includes('Let me think'), 15_000, 'the thinking text');
       await session.screenshot('02-thinking');
-      await waitUntil(async () => (await thinking.innerText()).includes('Let me think about the layers'), 15_000, 'the whole thinking text');
+      // textContent: once the answer starts the block folds away, and folded text is not "shown" text.
+      await waitUntil(async () => ((await thinking.textContent()) ?? '').includes('Let me think about the layers'), 15_000, 'the whole thinking text');
 
       // Sample the answer while it streams: it must grow in steps before it is complete.
       const body = answer.locator('.message-body');
@@ -161,6 +163,7 @@ describe('chat panel', { timeout: 120_000 }, () => {
       const chat = session.chat;
       const file = path.join(session.workspace, 'src/greet.ts');
       assert.equal(readFileSync(file, 'utf8'), ORIGINAL_GREETING);
+      await chat.reset();
       await chat.send('[[edit]] Make the greeting friendlier.');
 
       const dialog = await session.workbench.waitForDialog();
@@ -179,7 +182,7 @@ describe('chat panel', { timeout: 120_000 }, () => {
       await session.workbench.answerDialog('Show diff');
       const diff = session.workbench.page.locator('.monaco-diff-editor').first();
       await diff.waitFor({ state: 'visible', timeout: 15_000 });
-      await waitUntil(async () => (await diff.innerText()).includes('hello, world'), 10_000, 'the proposed text in the diff editor');
+      await waitUntil(async () => (await shownText(diff)).includes('hello, world'), 10_000, 'the proposed text in the diff editor');
       const again = await session.workbench.waitForDialog();
       assert.ok(again.buttons.includes('Allow'));
       assert.equal(readFileSync(file, 'utf8'), ORIGINAL_GREETING, 'nothing is written before approval');
@@ -201,6 +204,7 @@ describe('chat panel', { timeout: 120_000 }, () => {
   test('denying run_command reports the denial to the model and marks the card denied', async () => {
     await session.step('deny command', async () => {
       const chat = session.chat;
+      await chat.reset();
       await chat.send('[[deny]] Write a marker file.');
       const dialog = await session.workbench.waitForDialog();
       assert.match(`${dialog.message}\n${dialog.detail}`, /echo pwned > ran\.txt/, 'the dialog shows the exact command line');
@@ -224,6 +228,7 @@ describe('chat panel', { timeout: 120_000 }, () => {
   test('hostile markdown from the model is shown inert: nothing runs, the DOM is sanitised', async () => {
     await session.step('hostile markdown', async () => {
       const chat = session.chat;
+      await chat.reset();
       const frame = await chat.contentFrame();
       // Record CSP script violations: one would mean a handler survived sanitising and only the CSP stopped it.
       await frame.evaluate(() => {
@@ -252,7 +257,9 @@ describe('chat panel', { timeout: 120_000 }, () => {
       // Clicking the would-be javascript: links does nothing either.
       await answer.getByText('click me').click();
       await answer.getByText('raw anchor').click();
-      await answer.locator('details summary').filter({ hasText: 'more' }).click().catch(() => undefined);
+      // The <details ontoggle> payload: toggling it must not fire anything (its handler is gone).
+      const summary = answer.getByText('more', { exact: true });
+      if ((await summary.count()) > 0) await summary.click({ timeout: 5_000 });
       await new Promise((resolve) => setTimeout(resolve, 500));
       const after = await frame.evaluate(() => {
         const w = window as unknown as { __pwned?: string; __violations: string[] };

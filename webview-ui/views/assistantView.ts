@@ -83,8 +83,8 @@ export class AssistantView implements ItemView {
     const stillThinking = item.streaming && item.text === '';
     this.thinkingLabel.textContent = stillThinking ? 'Thinking…' : 'Thinking';
     if (!this.userToggledThinking) {
-      // Open while the model thinks, fold away once the answer starts.
-      if (this.thinkingBlock.open !== stillThinking) this.thinkingBlock.open = stillThinking;
+      // Open while this message streams, folded once it is complete (the answer is what stays in view).
+      if (this.thinkingBlock.open !== item.streaming) this.thinkingBlock.open = item.streaming;
     }
   }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
+import { ContextBudgetError } from '../context/budgetError';
 import type { ApprovalGate } from '../approval/gate';
 import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
@@ -197,7 +198,7 @@ export async function runTurn(
     if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
       return end({ reason: 'cancelled', rounds: round + 1 });
     }
-    const message = err instanceof ProviderError ? err.message : `Unexpected error: ${errorText(err)}`;
+    const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorText(err)}`;
     bus.emit({ type: 'error', message });
     return end({ reason: 'error', error: message, rounds: round + 1 });
   }

@@ -36,7 +36,8 @@ export function isIncompleteResponse(text: string, options: IncompleteOptions = 
   if ((options.openTodos ?? 0) > 0) return true;
   const prose = normalizeForAnalysis(withoutCode(text));
   if (prose === '') return false;
-  if (/(?:\.\.\.|…|:)\s*$/.test(prose)) return true; // stopped mid-thought: "Now I'll update the config:"
+  // Stopped mid-thought ("Now I'll update the config:"); judged on the full text, since a colon followed by a code block is complete.
+  if (/(?:\.\.\.|…|:)\s*$/.test(normalizeForAnalysis(text))) return true;
   if (/^\s*[-*]\s+\[ \]/m.test(prose)) return true; // unchecked markdown checkbox
   if (hasUnfinishedPlan(prose)) return true;
   for (const sentence of sentencesOf(prose)) {

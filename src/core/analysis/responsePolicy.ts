@@ -13,6 +13,11 @@ export interface ResponsePolicyDeps {
   openTodos?: () => readonly string[];
   /** Names of the tools offered this turn, to know whether the completion tool exists. */
   offeredToolNames?: () => readonly string[];
+  /**
+   * Whether a refusal can be wrong. False when only read tools are offered (an untrusted workspace):
+   * "I cannot edit files" is then the truth, not a deflection. Default: true.
+   */
+  canActOnDeflection?: () => boolean;
 }
 
 export interface ResponsePolicyCounters {
@@ -75,7 +80,7 @@ export function createResponsePolicy(config: ResponsePolicyConfigInput | Respons
     // Without tools the model cannot do more than answer, so nothing else is worth a nudge.
     if (!state.toolsOffered) return { action: 'end' };
 
-    if (isDeflection(reply.text)) {
+    if ((deps.canActOnDeflection?.() ?? true) && isDeflection(reply.text)) {
       if (counters.deflection < cfg.maxDeflectionRetries) {
         counters.deflection++;
         return {

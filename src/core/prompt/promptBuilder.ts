@@ -42,6 +42,8 @@ export interface PromptInput {
   /** The slot for retrieved code context (indexing). */
   retrievedContext?: string;
   hotContext?: string;
+  /** Host-specific parts (e.g. the editor's Restricted Mode note), placed after the loop rules. */
+  extraParts?: readonly PromptPart[];
   /** Token budget for the whole system prompt; parts are dropped to fit. */
   budgetTokens?: number;
   count?: (text: string) => number;
@@ -60,6 +62,7 @@ export function promptParts(input: PromptInput): PromptPart[] {
   add('user_instructions', input.userInstructions && `User instructions:\n${input.userInstructions.trim()}`);
   add('rules_files', input.rules && `Project rules:\n${input.rules.trim()}`);
   add('loop_rules', LOOP_RULES + (input.loopBreakingTools ? `\n${LOOP_BREAKING_RULE}` : ''));
+  for (const part of input.extraParts ?? []) if (part.text.trim()) parts.push(part);
   add('capabilities', capabilitiesText(input.system));
   if (input.chainOfThought) add('chain_of_thought', CHAIN_OF_THOUGHT);
   if (input.toolProtocol === 'xml') add('tool_calling', renderTextProtocolPart(new ToolIndex(input.tools ?? [], input.toolNaming)));

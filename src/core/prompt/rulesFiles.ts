@@ -42,11 +42,11 @@ export async function loadWorkspaceRules(fs: FileSystemPort, folders: readonly W
       const label = folders.length > 1 ? `${folder.name}/${rel}` : rel;
       let body = content.trim();
       const room = Math.min(maxFileChars, maxChars - used);
+      used += Math.min(body.length, room); // the caps count the rules' own text, not our cut notes
       if (body.length > room) {
         body = `${body.slice(0, room)}\n[… rest of ${label} left out to save space]`;
         result.truncated = true;
       }
-      used += body.length;
       result.files.push(label);
       sections.push(`## ${label}\n${body}`);
     }

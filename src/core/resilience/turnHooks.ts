@@ -71,6 +71,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   const policy = createResponsePolicy(settings.policy, {
     ...(options.openTodos && { openTodos: options.openTodos }),
     offeredToolNames: () => offeredDefinitions().map((d) => d.name),
+    canActOnDeflection: () => !options.allowedRisks || options.allowedRisks.includes('write') || options.allowedRisks.includes('execute'),
   });
   const sink: ReplySink = {
     text: (text) => bus.emit({ type: 'text', text }),
@@ -89,6 +90,8 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
 
   let protocol: Promise<ToolProtocol> | undefined;
   let forcedXml = false;
+  // Said on the first model call, inside a turn, even when the protocol was resolved before the turn began.
+  let protocolNoticePending = false;
   let lastErrors: ToolBlockError[] = [];
   let lastIndex = new ToolIndex([], naming);
   let corrections = 0;
@@ -97,7 +100,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     if (forcedXml) return Promise.resolve('xml');
     protocol ??= resolveToolProtocol(settings.toolProtocol, options.provider, options.model, signal).then(
       (mode) => {
-        if (settings.toolProtocol === 'auto' && mode === 'xml') notice('The model does not report native tool calling; using text-based tool calls (<tool> blocks).');
+        protocolNoticePending = settings.toolProtocol === 'auto' && mode === 'xml';
         return mode;
       },
       (err: unknown) => {
@@ -137,6 +140,10 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     if (round === 0) beginTurn();
     const index = new ToolIndex(callOptions?.tools ?? offeredDefinitions(), naming);
     let mode = await resolveProtocol(signal);
+    if (protocolNoticePending) {
+      protocolNoticePending = false;
+      notice('The model does not report native tool calling; using text-based tool calls (<tool> blocks).');
+    }
     const reply = await caller.call(async (endpoint, out, sig) => {
       try {
         return await attempt(mode, endpoint, out, messages, index, sig);

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ApprovalAsker, ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
 import type { Logger } from '../log/logger';
 import { buildApprovalDialog, outcomeForAnswer, SHOW_DIFF } from './dialog';
-import type { ProposedContentProvider } from './proposedContent';
+import { PROPOSED_SCHEME, type ProposedContentProvider } from './proposedContent';
 
 export interface ModalAskerDeps {
   proposals: ProposedContentProvider;
@@ -21,17 +21,31 @@ export function createModalApprovalAsker(deps: ModalAskerDeps): ApprovalAsker {
     deps.show ?? ((message: string, detail: string, buttons: string[]) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons));
   return async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
     const dialog = buildApprovalDialog(request);
-    for (let round = 0; ; round++) {
-      if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
-      // Once the diff has been opened a few times, stop offering it so the loop always ends.
-      const buttons = round < MAX_DIFF_REOPENS ? dialog.buttons : dialog.buttons.filter((b) => b !== SHOW_DIFF);
-      const answer = await show(dialog.message, dialog.detail, buttons);
-      if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
-      const outcome = outcomeForAnswer(answer);
-      if (outcome.kind === 'decision') return outcome.decision;
-      await openProposedDiff(deps, request).catch((err: unknown) => deps.log.error('could not open the diff', err));
+    let diffOpened = false;
+    try {
+      for (let round = 0; ; round++) {
+        if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
+        // Once the diff has been opened a few times, stop offering it so the loop always ends.
+        const buttons = round < MAX_DIFF_REOPENS ? dialog.buttons : dialog.buttons.filter((b) => b !== SHOW_DIFF);
+        const answer = await show(dialog.message, dialog.detail, buttons);
+        if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
+        const outcome = outcomeForAnswer(answer);
+        if (outcome.kind === 'decision') return outcome.decision;
+        diffOpened = true;
+        await openProposedDiff(deps, request).catch((err: unknown) => deps.log.error('could not open the diff', err));
+      }
+    } finally {
+      // The proposal is stale once decided: close its diff so nobody mistakes it for the file.
+      if (diffOpened) await closeProposedDiffs().catch((err: unknown) => deps.log.warn(`could not close the diff: ${(err as Error)?.message ?? err}`));
     }
   };
+}
+
+async function closeProposedDiffs(): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSED_SCHEME);
+  if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
 }
 
 async function openProposedDiff(deps: ModalAskerDeps, request: ApprovalRequest): Promise<void> {

@@ -69,6 +69,19 @@ export class ChatPanel {
     await this.sendButton.click();
   }
 
+  /**
+   * Back to an empty, idle chat whatever the previous test left: a pending approval dialog is cancelled
+   * (which denies), a running turn is stopped, then "New chat".
+   */
+  async reset(): Promise<void> {
+    const dialog = this.workbench.dialog();
+    if (await dialog.isVisible().catch(() => false)) await this.workbench.answerDialog('Cancel').catch(() => undefined);
+    if (await this.stopButton.isEnabled().catch(() => false)) await this.stopButton.click().catch(() => undefined);
+    await this.waitIdle(15_000);
+    await this.newChatButton.click();
+    await waitUntil(async () => (await this.frame.locator('.message, .tool-card').count()) === 0, 10_000, 'the chat to be empty');
+  }
+
   /** Idle = no turn running (Stop is disabled). */
   async waitIdle(timeoutMs = 30_000): Promise<void> {
     await this.frame.locator('.app:not([data-busy="true"])').waitFor({ state: 'attached', timeout: timeoutMs });
@@ -97,6 +110,11 @@ export class ChatPanel {
     if (!frame) throw new Error('the webview has no active frame');
     return frame;
   }
+}
+
+/** What a locator shows, with the non-breaking spaces editors render turned back into spaces. */
+export async function shownText(locator: Locator): Promise<string> {
+  return (await locator.innerText()).replace(/\u00a0/g, ' ');
 }
 
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string, intervalMs = 50): Promise<void> {

@@ -3,11 +3,14 @@
 import type { ChatBody, Script, ScriptedReply } from '../fakeLlm';
 
 /**
- * `routes[marker][k]` answers the k-th model call of a turn whose user message contains `marker`
+ * `routes[marker][k]` (a reply, or a function of the request) answers the k-th model call of a turn whose user message contains `marker`
  * (k = how many assistant messages follow that user message in the request). A request no route
  * matches gets the server's loud "script ran out" error.
  */
-export function markerScript(routes: Record<string, ScriptedReply[] | ((round: number, body: ChatBody) => ScriptedReply | undefined)>): Script {
+export type RoundReply = ScriptedReply | ((body: ChatBody) => ScriptedReply);
+export type Route = RoundReply[] | ((round: number, body: ChatBody) => ScriptedReply | undefined);
+
+export function markerScript(routes: Record<string, Route>): Script {
   const markers = Object.keys(routes);
   return (body) => {
     const messages = body.messages ?? [];
@@ -19,7 +22,9 @@ export function markerScript(routes: Record<string, ScriptedReply[] | ((round: n
       if (marker === undefined) continue;
       const round = messages.slice(i + 1).filter((m) => m.role === 'assistant').length;
       const route = routes[marker]!;
-      return typeof route === 'function' ? route(round, body) : route[round];
+      if (typeof route === 'function') return route(round, body);
+      const reply = route[round];
+      return typeof reply === 'function' ? reply(body) : reply;
     }
     return undefined;
   };

@@ -117,6 +117,7 @@ export class E2ESession {
     writeFileSync(`${prefix}-extension.log`, this.extensionLog());
     writeFileSync(`${prefix}-exthost.log`, this.extensionHostLog());
     writeFileSync(`${prefix}-code-server.log`, this.server.output());
+    writeFileSync(`${prefix}-browser-console.log`, this.workbench.consoleLines.join('\n'));
     writeFileSync(`${prefix}-llm-requests.json`, JSON.stringify(this.llm.log, null, 1).slice(0, 5_000_000));
   }
 

@@ -21,7 +21,12 @@ export interface DialogInfo {
   buttons: string[];
 }
 
+const KEEP_CONSOLE_LINES = 2000;
+
 export class Workbench {
+  /** Console output and uncaught errors of the workbench and its webviews (bounded), for failure reports. */
+  readonly consoleLines: string[] = [];
+
   private constructor(
     readonly browser: Browser,
     readonly page: Page,
@@ -36,6 +41,12 @@ export class Workbench {
       const page = await context.newPage();
       const folderUrl = `${serverUrl}/?folder=${encodeURIComponent(folder)}`;
       const workbench = new Workbench(browser, page, folderUrl, screenshotPrefix);
+      const record = (line: string) => {
+        workbench.consoleLines.push(`${new Date().toISOString()} ${line}`);
+        if (workbench.consoleLines.length > KEEP_CONSOLE_LINES) workbench.consoleLines.shift();
+      };
+      page.on('console', (msg) => record(`[${msg.type()}] ${msg.location().url.slice(0, 120)} ${msg.text()}`));
+      page.on('pageerror', (err) => record(`[pageerror] ${err.stack ?? err.message}`));
       await workbench.load();
       return workbench;
     } catch (err) {

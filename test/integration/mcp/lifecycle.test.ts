@@ -1,7 +1,7 @@
 // Start/stop/restart, consent and trust, tool-list changes and pagination, configuration changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { commandLineOf } from '../../../src/mcp/commandLine';
@@ -135,7 +135,7 @@ test('consent: the user sees the exact command line; a no, a throw or no port at
   dir.cleanup();
 });
 
-test('consent given once covers automatic restarts; servers from settings or a CLI file need none', async () => {
+test('consent given once covers automatic restarts, not manual ones; servers from settings or a CLI file need none', async () => {
   const dir = tempDir('consent-yes');
   const consent = new ScriptedConsent(true);
   const registry = new ToolRegistry();
@@ -151,7 +151,9 @@ test('consent given once covers automatic restarts; servers from settings or a C
     assert.match(consent.asked[0]!, /scripted\.mjs/);
     await runCall(registry, dir.path, 'ws__crash', {});
     await waitForStatus(manager, 'ws', (s) => s.state === 'ready' && s.restartAttempts === 1);
-    assert.equal(consent.asked.length, 1, 'the restart did not ask again');
+    assert.equal(consent.asked.length, 1, 'the automatic restart did not ask again');
+    await manager.restart('ws');
+    assert.equal(consent.asked.length, 2, 'a restart by the user asks the port again (the host may have revoked consent)');
   } finally {
     const pids = [...spawnedPids(manager, 'ws'), ...spawnedPids(manager, 'user')];
     await manager.dispose();
@@ -161,7 +163,6 @@ test('consent given once covers automatic restarts; servers from settings or a C
 });
 
 test('setServers: a changed definition restarts a running server, a removed one stops, an unchanged one is left alone', async () => {
-  const dir = tempDir('reconfig');
   const registry = new ToolRegistry();
   const manager = new McpManager({ registry });
   const keep = stdioServer('keep', fixture('scripted.mjs'));
@@ -182,8 +183,25 @@ test('setServers: a changed definition restarts a running server, a removed one 
     await assert.rejects(manager.setServers([keep, keep]), /two MCP servers are named "keep"/);
   } finally {
     await manager.dispose();
-    dir.cleanup();
   }
-  assert.ok(!existsSync(join(dir.path, 'x')));
-  void readFileSync;
+});
+
+test('stopping a server that is still in its handshake returns promptly and kills it', async () => {
+  const manager = new McpManager({ registry: new ToolRegistry(), defaultStartTimeoutMs: 30_000 });
+  await manager.setServers([stdioServer('slowpoke', fixture('noHandshake.mjs'))]);
+  try {
+    const starting = manager.start('slowpoke');
+    const deadline = Date.now() + 10_000;
+    while (spawnedPids(manager, 'slowpoke').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const [pid] = spawnedPids(manager, 'slowpoke');
+    assert.ok(pid, 'the process was spawned');
+    const stopped = Date.now();
+    await manager.stop('slowpoke');
+    await starting;
+    assert.ok(Date.now() - stopped < 5000, `stop took ${Date.now() - stopped} ms`);
+    assert.equal(manager.status('slowpoke').state, 'stopped');
+    await assertProcessGone(pid);
+  } finally {
+    await manager.dispose();
+  }
 });

@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { PersistenceError } from '../../../src/persistence/errors';
+import { toChatMessage } from '../../../src/persistence/rows';
 import { SessionStore, type SessionStoreOptions } from '../../../src/persistence/sessionStore';
 import type { NewMessage } from '../../../src/persistence/types';
 import { ManualClock, counterIds, tempDir } from './helpers';
@@ -83,6 +84,8 @@ test('messages round-trip through close and reopen, in order, with every field',
       assert.equal(stored.displayOnly, original.displayOnly === true);
       assert.equal(stored.createdAt, Date.UTC(2025, 0, 2, 3, 4, 5) + (i + 1) * 1000);
     });
+    // What a provider gets: exactly the ChatMessage that was saved, nothing more.
+    assert.deepEqual(all.map(toChatMessage), conversation.map(({ displayOnly: _d, tokens: _t, ...chat }) => chat));
     // The model never sees display-only messages.
     const forModel = await store.loadMessages(session.id);
     assert.deepEqual(

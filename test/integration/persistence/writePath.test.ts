@@ -49,25 +49,28 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 test('saving a message appends one durable journal line and leaves the database file alone', async (t) => {
   const file = path.join(tempDir(t), 'sessions.db');
   const store = await SessionStore.open(file, quiet);
-  t.after(() => store.close());
-  const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
-  const fileBefore = readFileSync(file);
-  const mtimeBefore = statSync(file).mtimeMs;
+  try {
+    const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
+    const fileBefore = readFileSync(file);
+    const mtimeBefore = statSync(file).mtimeMs;
 
-  for (let i = 1; i <= 5; i++) {
-    const id = await store.appendMessage(s.id, { role: 'user', content: `m${i}` });
-    // Durable when the promise resolves: the line is in the journal file now.
-    const journal = parseJournal(readFileSync(journalPathFor(file)));
-    assert.equal(journal.problem, undefined);
-    assert.equal(journal.entries.length, 1 + i);
-    assert.equal(journal.entries.at(-1)?.ops[0]?.[1][0], id);
+    for (let i = 1; i <= 5; i++) {
+      const id = await store.appendMessage(s.id, { role: 'user', content: `m${i}` });
+      // Durable when the promise resolves: the line is in the journal file now.
+      const journal = parseJournal(readFileSync(journalPathFor(file)));
+      assert.equal(journal.problem, undefined);
+      assert.equal(journal.entries.length, 1 + i);
+      assert.equal(journal.entries.at(-1)?.ops[0]?.[1][0], id);
+    }
+    assert.deepEqual(readFileSync(file), fileBefore, 'the database file was not rewritten');
+    assert.equal(statSync(file).mtimeMs, mtimeBefore);
+
+    await store.flush();
+    assert.equal(statSync(journalPathFor(file)).size, 0, 'flush empties the journal');
+    assert.deepEqual(await contentsInFile(file), ['m1', 'm2', 'm3', 'm4', 'm5']);
+  } finally {
+    await store.close();
   }
-  assert.deepEqual(readFileSync(file), fileBefore, 'the database file was not rewritten');
-  assert.equal(statSync(file).mtimeMs, mtimeBefore);
-
-  await store.flush();
-  assert.equal(statSync(journalPathFor(file)).size, 0, 'flush empties the journal');
-  assert.deepEqual(await contentsInFile(file), ['m1', 'm2', 'm3', 'm4', 'm5']);
 });
 
 test('changes made while a fold is writing the file stay in the journal and survive', async (t) => {
@@ -112,24 +115,30 @@ test('a crash after the fold renamed the file but before it emptied the journal 
 test('the journal is folded in the background once it is big enough', async (t) => {
   const file = path.join(tempDir(t), 'sessions.db');
   const store = await SessionStore.open(file, { ...quiet, foldMinBytes: 2000, foldRatio: 0 });
-  t.after(() => store.close());
-  const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
-  await store.appendMessage(s.id, { role: 'user', content: 'small' });
-  await sleep(50);
-  assert.ok(statSync(journalPathFor(file)).size > 0, 'below the threshold nothing is folded');
-  await store.appendMessage(s.id, { role: 'user', content: 'x'.repeat(3000) });
-  await waitFor(() => statSync(journalPathFor(file)).size === 0, 'the background fold');
-  assert.deepEqual(await contentsInFile(file), ['small', 'x'.repeat(3000)]);
+  try {
+    const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
+    await store.appendMessage(s.id, { role: 'user', content: 'small' });
+    await sleep(50);
+    assert.ok(statSync(journalPathFor(file)).size > 0, 'below the threshold nothing is folded');
+    await store.appendMessage(s.id, { role: 'user', content: 'x'.repeat(3000) });
+    await waitFor(() => statSync(journalPathFor(file)).size === 0, 'the background fold');
+    assert.deepEqual(await contentsInFile(file), ['small', 'x'.repeat(3000)]);
+  } finally {
+    await store.close();
+  }
 });
 
 test('the journal is folded after a quiet spell', async (t) => {
   const file = path.join(tempDir(t), 'sessions.db');
   const store = await SessionStore.open(file, { ...quiet, foldIdleMs: 30 });
-  t.after(() => store.close());
-  const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
-  await store.appendMessage(s.id, { role: 'user', content: 'idle' });
-  await waitFor(() => statSync(journalPathFor(file)).size === 0, 'the idle fold');
-  assert.deepEqual(await contentsInFile(file), ['idle']);
+  try {
+    const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
+    await store.appendMessage(s.id, { role: 'user', content: 'idle' });
+    await waitFor(() => statSync(journalPathFor(file)).size === 0, 'the idle fold');
+    assert.deepEqual(await contentsInFile(file), ['idle']);
+  } finally {
+    await store.close();
+  }
 });
 
 test('a fold that cannot write the file loses nothing and says so once', async (t) => {
@@ -193,4 +202,16 @@ test('a journal write that fails is rolled back in memory and on disk; later sav
   assert.deepEqual(parseJournal(readFileSync(journalPathFor(file))).problem, undefined);
   await store.close();
   assert.deepEqual(await contentsAfterReopen(file), ['first', 'second']);
+});
+
+test('when the first write of a new database fails, open says why and leaves no lock behind', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const obstacle = `${file}.tmp-${process.pid}`;
+  mkdirSync(obstacle);
+  await assert.rejects(SessionStore.open(file, quiet), /EISDIR/);
+  assert.equal(existsSync(`${file}.lock`), false);
+  rmdirSync(obstacle);
+  const store = await SessionStore.open(file, quiet);
+  await store.close();
+  assert.ok(existsSync(file));
 });

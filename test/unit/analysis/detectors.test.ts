@@ -41,6 +41,7 @@ test('isIncompleteResponse does not flag finished work', () => {
   for (const text of COMPLETE) assert.equal(isIncompleteResponse(text), false, text);
   assert.equal(isIncompleteResponse(''), false);
   assert.equal(isIncompleteResponse('The function returns the sum of both numbers.'), false);
+  assert.equal(isIncompleteResponse('Here is the updated function:\n```ts\nfunction add(a, b) { return a + b; }\n```'), false);
   // Code is not prose: a variable called "remaining" says nothing.
   assert.equal(isIncompleteResponse('I fixed it:\n```ts\nconst remaining = items.length - 3;\n// next I will\n```\nAll done.'), false);
 });

@@ -107,3 +107,8 @@ test('bad settings are rejected with a readable message; good ones get defaults'
   assert.equal(cfg.messages.empty, 'Say something.');
   assert.equal(cfg.messages.summary, DEFAULT_POLICY_MESSAGES.summary);
 });
+
+test('with read tools only, a refusal to edit is accepted, not retried', () => {
+  const p = createResponsePolicy({}, { canActOnDeflection: () => false });
+  assert.deepEqual(p.onTextReply(state(0, 'I cannot edit files in this workspace; please trust it first.')), { action: 'end' });
+});

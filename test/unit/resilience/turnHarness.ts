@@ -75,6 +75,7 @@ export class TurnHarness {
             ...(!this.options.plainPrompt && { toolProtocol: mode, tools }),
           }).text,
         hooks: this.hooks,
+        ...(this.options.allowedRisks && { allowedRisks: this.options.allowedRisks }),
       },
       signal,
     );

@@ -155,6 +155,29 @@ test('task_completion and ask_question show their text as the answer, once', () 
   assert.equal(said.items.filter((i) => i.kind === 'assistant').length, 1);
 });
 
+test('a completed turn whose final reply was empty shows the stand-in result; a streamed one is not repeated', () => {
+  const empty = reduceAll(initialChatState(), [
+    { type: 'turn_start', text: 'go' },
+    { type: 'text', text: 'Let me look.' },
+    { type: 'tool_call', callId: 'a', name: 'read_file', args: '{}' },
+    { type: 'tool_result', callId: 'a', ok: true, denied: false, content: 'x', durationMs: 1 },
+    { type: 'round_start' },
+    { type: 'thinking', text: 'hmm' },
+    { type: 'notice', text: 'The model returned an empty reply.' },
+    { type: 'turn_end', reason: 'completed', result: 'The model gave no answer. Try again or pick another model.' },
+  ]);
+  const last = empty.items[empty.items.length - 1];
+  assert.equal(last?.kind === 'assistant' && last.text, 'The model gave no answer. Try again or pick another model.');
+
+  const streamed = reduceAll(initialChatState(), [
+    { type: 'turn_start', text: 'go' },
+    { type: 'text', text: 'The answer is 4.' },
+    { type: 'notice', text: 'a notice after the answer' },
+    { type: 'turn_end', reason: 'completed', result: 'The answer is 4' },
+  ]);
+  assert.equal(streamed.items.filter((i) => i.kind === 'assistant').length, 1);
+});
+
 test('reset clears the conversation but keeps ids unique and the context limit', () => {
   const s = reduceAll(initialChatState(32768), [...TURN, { type: 'reset' }]);
   assert.deepEqual(s.items, []);

@@ -64,7 +64,7 @@ test('a snapshot of a turn in progress shows every kind of item with the contrac
   assert.equal(m.q('.message-user .message-body').textContent, 'Rename foo');
   const thinking = m.q<HTMLDetailsElement>('.message-assistant details.thinking');
   assert.equal(thinking.querySelector('.thinking-body')?.textContent, 'Thinking about the rename.');
-  assert.equal(thinking.open, false, 'thinking folds away once the answer text exists');
+  assert.equal(thinking.open, false, 'a completed message shows its thinking folded');
   assert.equal(m.q('.message-assistant .markdown strong').textContent, 'a.ts');
   assert.equal(m.q('.message-assistant .code-block pre').textContent, 'const bar = 1;\n');
   const card = m.q('.tool-card');
@@ -140,7 +140,7 @@ test('markdown of the streaming message is re-rendered at most once per interval
   assert.equal(m.q('.message-assistant .markdown').textContent?.trim(), 'abbbbbbbbbb', 'the final text renders at once');
 });
 
-test('thinking is open while the model thinks and folds when the answer starts', () => {
+test('thinking is open while the message streams and folds when it is complete', () => {
   const m = mountApp();
   m.deliver({ type: 'snapshot', seq: 1, state: snapshotOf([{ type: 'turn_start', text: 'hi' }]) });
   m.deliver({ type: 'events', base: 1, seq: 2, events: [{ type: 'thinking', text: 'hmm' }] });
@@ -148,8 +148,11 @@ test('thinking is open while the model thinks and folds when the answer starts',
   assert.equal(details.open, true);
   assert.equal(details.querySelector('summary')?.textContent, 'Thinking…');
   m.deliver({ type: 'events', base: 2, seq: 3, events: [{ type: 'thinking', text: ' more' }, { type: 'text', text: 'Answer' }] });
-  assert.equal(details.open, false);
+  assert.equal(details.open, true, 'still open while the answer streams');
+  assert.equal(details.querySelector('summary')?.textContent, 'Thinking');
   assert.equal(details.querySelector('.thinking-body')?.textContent, 'hmm more');
+  m.deliver({ type: 'events', base: 3, seq: 4, events: [{ type: 'turn_end', reason: 'completed', result: 'Answer' }] });
+  assert.equal(details.open, false, 'folded once the message is complete');
   assert.notEqual(m.q('.message-assistant .markdown').textContent, 'hmm more', 'thinking is separate from the answer');
 });
 
@@ -348,22 +351,27 @@ test('a tool card fills its result only when expanded, and shows denial reasons'
   assert.equal(card.querySelector('.tool-approval')?.textContent, 'Not allowed: denied by the user');
 });
 
-test('a 2,000-message snapshot shows the newest items at once and the rest in bounded chunks', () => {
+test('a 2,000-item snapshot shows the newest items at once and the rest in bounded chunks', () => {
+  // An agent conversation: each turn is a question, a tool card and a markdown answer.
   const events: ChatEvent[] = [];
-  for (let i = 0; i < 1000; i++) {
+  for (let i = 0; i < 667; i++) {
     events.push({ type: 'turn_start', text: `question ${i}` });
+    events.push({ type: 'tool_call', callId: `c${i}`, name: 'read_file', args: `{"path":"src/f${i}.ts"}` });
+    events.push({ type: 'tool_result', callId: `c${i}`, ok: true, denied: false, content: `export const x${i} = ${i};`, durationMs: 2 });
     events.push({ type: 'text', text: `Answer **${i}** with \`code\` and a list:\n\n- a\n- b\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`` });
     events.push({ type: 'turn_end', reason: 'completed', result: '' });
   }
   const state = snapshotOf(events);
-  assert.equal(state.items.length, 2000);
+  const total = state.items.length;
+  assert.equal(total, 2001);
   const m = mountApp({ clock: () => performance.now() });
   const started = performance.now();
   m.deliver({ type: 'snapshot', seq: events.length, state });
   const firstFrameMs = performance.now() - started;
   const firstCount = m.qa('.items > *').length;
   assert.ok(firstCount > 0 && firstCount <= 60, `first frame rendered ${firstCount} items`);
-  assert.equal(m.qa('.items > *').at(-1)?.querySelector('.message-body')?.textContent?.includes('999'), true, 'the newest item is there first');
+  const lastTurn = Math.floor(total / 3) - 1;
+  assert.equal(m.qa('.items > *').at(-1)?.querySelector('.message-body strong')?.textContent, String(lastTurn), 'the newest item is there first');
 
   let chunks = 0;
   let slowestChunk = 0;
@@ -375,16 +383,17 @@ test('a 2,000-message snapshot shows the newest items at once and the rest in bo
   }
   const totalMs = performance.now() - started;
   const items = m.qa('.items > *');
-  assert.equal(items.length, 2000);
+  assert.equal(items.length, total);
   assert.equal(items[0]!.querySelector('.message-body')?.textContent, 'question 0', 'older items were prepended in order');
-  assert.equal(items[1999]!.querySelector('.message-body strong')?.textContent, '999');
-  assert.equal(m.q('.app').dataset['snapshotItems'], '2000');
+  assert.equal(items[1]!.getAttribute('data-status'), 'done');
+  assert.equal(items[total - 1]!.querySelector('.message-body strong')?.textContent, String(lastTurn));
+  assert.equal(m.q('.app').dataset['snapshotItems'], String(total));
   const perf = m.api.ofType('perf');
   assert.equal(perf.length, 1);
-  assert.equal(perf[0]!['count'], 2000);
+  assert.equal(perf[0]!['count'], total);
   assert.ok(chunks >= 10, `rendered in ${chunks} chunks`);
   console.log(
-    `2,000-message snapshot in jsdom: first frame ${firstFrameMs.toFixed(0)} ms (${firstCount} items), ` +
+    `${total}-item snapshot in jsdom: first frame ${firstFrameMs.toFixed(0)} ms (${firstCount} items), ` +
       `${chunks} chunks, slowest chunk ${slowestChunk.toFixed(0)} ms, total ${totalMs.toFixed(0)} ms`,
   );
 
@@ -392,7 +401,7 @@ test('a 2,000-message snapshot shows the newest items at once and the rest in bo
   const first = items[0];
   m.deliver({ type: 'events', base: events.length, seq: events.length + 2, events: [{ type: 'turn_start', text: 'one more' }, { type: 'text', text: 'ok' }] });
   settle(m);
-  assert.equal(m.qa('.items > *').length, 2002);
+  assert.equal(m.qa('.items > *').length, total + 2);
   assert.equal(m.qa('.items > *')[0], first);
 });
 

@@ -116,6 +116,10 @@ export class CountingMarkdown implements MarkdownRenderer {
   sanitize(html: string): DocumentFragment {
     return this.inner.sanitize(html);
   }
+
+  toHtml(markdown: string): string {
+    return this.inner.toHtml(markdown);
+  }
 }
 
 export interface MountedApp {
@@ -132,7 +136,7 @@ export interface MountedApp {
   qa(selector: string): Element[];
 }
 
-export function mountApp(options: { uiState?: unknown; clock?: () => number } = {}): MountedApp {
+export function mountApp(options: { uiState?: unknown; clock?: () => number; autoStart?: boolean } = {}): MountedApp {
   const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
   const doc = dom.window.document;
   const api = new RecordingVsCodeApi(options.uiState);
@@ -140,7 +144,7 @@ export function mountApp(options: { uiState?: unknown; clock?: () => number } = 
   const markdown = new CountingMarkdown(createMarkdownRenderer(dom.window));
   const logs: string[] = [];
   const app = new ChatApp({ doc, mount: doc.getElementById('root')!, api, markdown, timing, log: (l) => logs.push(l) });
-  app.start();
+  if (options.autoStart !== false) app.start();
   return {
     dom,
     doc,

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { createMarkdownRenderer } from '../../../webview-ui/markdown';
+import { filterRawHtml } from '../../../webview-ui/rawHtml';
 
 const PWN = 'window.__pwned = (window.__pwned || 0) + 1';
 
@@ -103,6 +104,31 @@ test('hostile markdown and HTML never run script and keep only safe markup', () 
   }
 });
 
+test('hostile markup never reaches the HTML parser: no handler, style or script-like tag in the parsed string', () => {
+  // Chromium reports a CSP violation just for parsing an inline handler, even in an inert document.
+  const { renderer } = setup();
+  for (const input of HOSTILE) {
+    const html = renderer.toHtml(input);
+    assert.doesNotMatch(html, /<[^>]*\son[a-z]+\s*=/i, `handler attribute in: ${html}`);
+    assert.doesNotMatch(html, /<[^>]*\sstyle\s*=/i, `style attribute in: ${html}`);
+    assert.doesNotMatch(html, /<(script|style|iframe|img|svg|math|object|embed|form|input|link|meta|base|video|audio|source|x|marquee|noscript)\b/i, `tag in: ${html}`);
+  }
+});
+
+test('raw HTML keeps bare formatting tags, drops the rest, keeps the reader\'s text', () => {
+  assert.equal(filterRawHtml('<kbd>Ctrl</kbd>+<KBD>C</KBD>'), '<kbd>Ctrl</kbd>+<kbd>C</kbd>');
+  assert.equal(filterRawHtml('line<br/>next<br >'), 'line<br>next<br>');
+  assert.equal(filterRawHtml('<details><summary>More</summary>hidden</details>'), '<details><summary>More</summary>hidden</details>');
+  assert.equal(filterRawHtml('<kbd onclick="x()">k</kbd>'), 'k', 'a kept tag with attributes is dropped, not cleaned');
+  assert.equal(filterRawHtml('<a href="javascript:alert(1)">raw anchor</a>'), 'raw anchor');
+  assert.equal(filterRawHtml('a<script>alert("<b>")</script>b<style>p{}</style>c'), 'abc');
+  assert.equal(filterRawHtml('x<script>never closed'), 'x');
+  assert.equal(filterRawHtml('<!-- note -->1 < 2 & "q"'), '1 &lt; 2 &amp; &quot;q&quot;');
+  assert.equal(filterRawHtml('<img src=x onerror=alert(1)>after'), 'after');
+  assert.equal(filterRawHtml('<p title="</noscript><img src=x onerror=alert(1)>">t</p>'), 't');
+  assert.equal(filterRawHtml('</p>stray</b><b>ok</b>'), 'stray<b>ok</b>', 'end tags only for what was opened');
+});
+
 test('the sanitiser alone (no markdown step) strips the same things from raw HTML', () => {
   for (const input of HOSTILE) {
     const { dom, renderer, out, pwned } = setup();
@@ -137,6 +163,17 @@ test('specific hostile cases: what is removed and what text stays', () => {
 
   out.replaceChildren(renderer.render('<p class="tool-card">spoof</p>'));
   assert.equal(out.querySelector('.tool-card'), null, 'model output cannot impersonate panel UI');
+
+  out.replaceChildren(renderer.render('Press <kbd>Ctrl</kbd> and <a href="javascript:alert(1)">raw anchor</a>, inline <script>alert(2)</script> done'));
+  assert.equal(out.querySelector('kbd')?.textContent, 'Ctrl');
+  assert.equal(out.querySelector('a'), null);
+  assert.match(out.textContent ?? '', /raw anchor/);
+  assert.doesNotMatch(out.textContent ?? '', /alert/);
+  assert.match(out.textContent ?? '', /done/);
+
+  out.replaceChildren(renderer.render('<kbd><img src=x onerror=alert(1)>a < b</kbd>'));
+  assert.equal(out.querySelector('img'), null);
+  assert.equal(out.querySelector('kbd')?.textContent, 'a < b', 'text inside a raw block is escaped, not parsed');
 });
 
 test('ordinary markdown renders: headings, lists, tables, inline code, web links', () => {

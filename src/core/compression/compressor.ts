@@ -1,0 +1,109 @@
+// One compression run: the LLM pass first, the deterministic fallback when that fails or is not enough,
+// then eviction into the session summary when the request is still over the target. Returns a report
+// for the event stream and for persistence (each compressed copy with the original it stands for).
+import type { ChatMessage } from '../messages';
+import { MIN_LISTED_TOKENS } from './agentTools';
+import { runCompressionAgent, type CompressionModel } from './compressionAgent';
+import { evictOldest } from './eviction';
+import { compressByRules } from './fallback';
+import type { CompressionScope } from './scope';
+
+export type CompressionReason = 'threshold' | 'budget' | 'manual';
+export type CompressionMethod = 'llm' | 'fallback' | 'eviction';
+
+export interface CompressionStep {
+  method: CompressionMethod;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages this step compressed or evicted. */
+  messages: number;
+}
+
+export interface CompressedMessage {
+  /** Position in the session history (the original's position; persistence keeps it for the copy). */
+  index: number;
+  original: ChatMessage;
+  compressed: ChatMessage;
+  method: 'llm' | 'fallback';
+}
+
+export interface CompressionReport {
+  reason: CompressionReason;
+  /** The strongest step that ran: eviction > fallback > llm ('none' when nothing could be done). */
+  method: CompressionMethod | 'none';
+  steps: CompressionStep[];
+  tokensBefore: number;
+  tokensAfter: number;
+  targetTokens: number;
+  window: number;
+  targetMet: boolean;
+  messagesAffected: number;
+  compressed: CompressedMessage[];
+  /** History indices that left the prompt in this run. */
+  evicted: number[];
+  /** The session summary after this run, when there is one. */
+  summary?: { text: string; filesTouched: string[] };
+  llm?: { iterations: number; compressed: number; failure?: string };
+}
+
+export interface CompressorOptions {
+  /** Absent: no LLM pass (fallback and eviction only). */
+  model?: CompressionModel;
+  maxIterations: number;
+  temperature: number;
+  onStatus?: (message: string) => void;
+  onUsage?: (raw: number, promptTokens: number) => void;
+}
+
+export async function compress(scope: CompressionScope, reason: CompressionReason, options: CompressorOptions, signal: AbortSignal): Promise<CompressionReport> {
+  const tokensBefore = scope.total();
+  const steps: CompressionStep[] = [];
+  const step = async (method: CompressionMethod, work: () => Promise<number> | number) => {
+    const before = scope.total();
+    const messages = await work();
+    if (messages > 0 || method === 'llm') steps.push({ method, tokensBefore: before, tokensAfter: scope.total(), messages });
+  };
+
+  let llm: CompressionReport['llm'];
+  if (options.model && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
+    options.onStatus?.('Compressing the conversation with the model…');
+    await step('llm', async () => {
+      const run = await runCompressionAgent(scope, options.model!, {
+        maxIterations: options.maxIterations,
+        temperature: options.temperature,
+        signal,
+        ...(options.onUsage && { onUsage: options.onUsage }),
+      });
+      llm = { iterations: run.iterations, compressed: run.compressed, ...(run.failure && { failure: run.failure }) };
+      return run.compressed;
+    });
+  }
+  if (scope.overTarget()) await step('fallback', () => compressByRules(scope));
+  if (scope.overTarget()) await step('eviction', () => evictOldest(scope));
+
+  const evicted = scope.evicted.filter((i) => !scope.view.inView(scope.history, i));
+  const compressed = [...scope.replaced.values()]
+    .filter((r) => scope.view.inView(scope.history, r.index))
+    .sort((a, b) => a.index - b.index)
+    .map((r) => ({ index: r.index, original: r.original, compressed: r.compressed, method: r.method }));
+  const affected = new Set([...compressed.map((c) => c.index), ...evicted]);
+  const methods = steps.filter((s) => s.messages > 0).map((s) => s.method);
+  const report: CompressionReport = {
+    reason,
+    method: methods.includes('eviction') ? 'eviction' : methods.includes('fallback') ? 'fallback' : methods.includes('llm') ? 'llm' : 'none',
+    steps,
+    tokensBefore,
+    tokensAfter: scope.total(),
+    targetTokens: scope.target,
+    window: scope.window,
+    targetMet: !scope.overTarget(),
+    messagesAffected: affected.size,
+    compressed,
+    evicted,
+    ...(llm && { llm }),
+  };
+  if (!scope.view.summary.empty) {
+    report.summary = { text: scope.view.summary.render(scope.summaryMaxTokens), filesTouched: scope.view.summary.filesTouched() };
+  }
+  return report;
+}

@@ -1,0 +1,151 @@
+// The model's view of a history: compressed copies stand in for originals, evicted messages are left out and
+// the running summary joins the system prompt. The history itself is never changed, so the originals stay
+// available for the panel and for persistence (each replacement links back to the message it stands for).
+import type { ChatMessage } from '../messages';
+import { isCompressed } from './marker';
+import { RunningSummary, type SummaryState } from './summary';
+
+export type ReplacementMethod = 'llm' | 'fallback';
+
+export interface Replacement {
+  /** History index of the original. */
+  index: number;
+  original: ChatMessage;
+  compressed: ChatMessage;
+  method: ReplacementMethod;
+}
+
+/** What must survive a restart besides the messages: the eviction point and the summary. */
+export interface ContextState {
+  /** History messages before this index left the prompt (the latest user message among them may be pinned). */
+  evictedThrough: number;
+  /** Fingerprints of the last evicted message (original and as last seen), to notice a different history. */
+  evictedCheck?: string[];
+  summary?: SummaryState;
+}
+
+export class HistoryView {
+  private readonly replacements = new Map<number, Replacement>();
+  private readonly originals = new WeakMap<ChatMessage, ChatMessage>();
+  private evicted = 0;
+  private evictedCheck: string[] = [];
+  summary: RunningSummary;
+  private systemCache: { base: ChatMessage; text: string; built: ChatMessage } | undefined;
+
+  constructor(state?: ContextState) {
+    this.summary = RunningSummary.from(state?.summary);
+    if (state && state.evictedThrough > 0) {
+      this.evicted = state.evictedThrough;
+      this.evictedCheck = [...(state.evictedCheck ?? [])];
+    }
+  }
+
+  get evictedThrough(): number {
+    return this.evicted;
+  }
+
+  /** Drops what no longer matches the history it is applied to (another session, a rewritten message). */
+  reconcile(history: readonly ChatMessage[]): void {
+    if (this.evicted > 0) {
+      const last = history[this.evicted - 1];
+      if (!last || (this.evictedCheck.length > 0 && !this.evictedCheck.includes(fingerprint(last)))) this.reset();
+    }
+    for (const [i, r] of this.replacements) {
+      const m = history[i];
+      if (m !== r.original && (!m || fingerprint(m) !== fingerprint(r.original))) this.replacements.delete(i);
+    }
+  }
+
+  reset(): void {
+    this.replacements.clear();
+    this.evicted = 0;
+    this.evictedCheck = [];
+    this.summary = new RunningSummary();
+  }
+
+  current(history: readonly ChatMessage[], index: number): ChatMessage {
+    return this.replacements.get(index)?.compressed ?? history[index]!;
+  }
+
+  /** Compressed here, or arrived compressed (a session reloaded from its store). */
+  isCompressed(history: readonly ChatMessage[], index: number): boolean {
+    return this.replacements.has(index) || isCompressed(history[index]!);
+  }
+
+  replace(history: readonly ChatMessage[], index: number, compressed: ChatMessage, method: ReplacementMethod): Replacement {
+    const original = history[index]!;
+    const r: Replacement = { index, original, compressed, method };
+    this.replacements.set(index, r);
+    this.originals.set(compressed, original);
+    return r;
+  }
+
+  /** The original a compressed message in the view stands for (so the panel can expand it). */
+  originalOf(message: ChatMessage): ChatMessage | undefined {
+    return this.originals.get(message);
+  }
+
+  replacementsList(): Replacement[] {
+    return [...this.replacements.values()].sort((a, b) => a.index - b.index);
+  }
+
+  evictThrough(history: readonly ChatMessage[], end: number): void {
+    if (end <= this.evicted) return;
+    const last = end - 1;
+    this.evictedCheck = [...new Set([fingerprint(history[last]!), fingerprint(this.current(history, last))])];
+    this.evicted = end;
+  }
+
+  /**
+   * When eviction leaves the view starting with something other than a user message, the latest evicted user
+   * message stays: chat templates expect a user message first, and it is usually the task being worked on.
+   */
+  pinnedUser(history: readonly ChatMessage[]): number | undefined {
+    if (this.evicted === 0 || this.evicted >= history.length || history[this.evicted]!.role === 'user') return undefined;
+    for (let i = this.evicted - 1; i >= 0; i--) if (history[i]!.role === 'user') return i;
+    return undefined;
+  }
+
+  inView(history: readonly ChatMessage[], index: number): boolean {
+    return index >= this.evicted || index === this.pinnedUser(history);
+  }
+
+  /** The messages to send: system (+ summary), the pinned user message, then everything not evicted. */
+  build(system: ChatMessage | undefined, history: readonly ChatMessage[], summaryMaxTokens: number): ChatMessage[] {
+    const out: ChatMessage[] = [];
+    const withSummary = this.systemWithSummary(system, summaryMaxTokens);
+    if (withSummary) out.push(withSummary);
+    const pinned = this.pinnedUser(history);
+    if (pinned !== undefined) out.push(this.current(history, pinned));
+    for (let i = this.evicted; i < history.length; i++) out.push(this.current(history, i));
+    return out;
+  }
+
+  toState(): ContextState {
+    const state: ContextState = { evictedThrough: this.evicted };
+    if (this.evictedCheck.length) state.evictedCheck = [...this.evictedCheck];
+    if (!this.summary.empty) state.summary = this.summary.toState();
+    return state;
+  }
+
+  private systemWithSummary(system: ChatMessage | undefined, maxTokens: number): ChatMessage | undefined {
+    const text = this.summary.render(maxTokens);
+    if (!text) return system;
+    const base = system ?? { role: 'system', content: '' };
+    // The summary goes after the instructions, right before the conversation it stands in for.
+    if (this.systemCache && this.systemCache.base === base && this.systemCache.text === text) return this.systemCache.built;
+    const built: ChatMessage = { ...base, role: 'system', content: base.content ? `${base.content}\n\n${text}` : text };
+    this.systemCache = { base, text, built };
+    return built;
+  }
+}
+
+/** Role, call id, length and an FNV-1a hash of the content: cheap, and stable across a reload. */
+export function fingerprint(m: ChatMessage): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < m.content.length; i++) {
+    h ^= m.content.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${m.role}:${m.toolCallId ?? ''}:${m.content.length}:${(h >>> 0).toString(36)}`;
+}

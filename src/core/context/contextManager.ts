@@ -1,0 +1,314 @@
+// createContextManager: the one factory for context-window truth and compression. It gives the turn runner a
+// prepareMessages hook (budget gate, compression at the threshold, eviction into a session summary), learns a
+// per-model token calibration from server counts, warns once when the server seems to cut the prompt, and
+// offers compressNow() for the "Compress Context Now" command and status() for the context meter.
+import type { ChatMessage, ToolDefinition } from '../messages';
+import type { ChatProvider } from '../provider';
+import { compress, type CompressionReason, type CompressionReport } from '../compression/compressor';
+import type { CompressionModel } from '../compression/compressionAgent';
+import { CompressionScope } from '../compression/scope';
+import { HistoryView, fingerprint, type ContextState } from '../compression/view';
+import { ContextBudgetError } from './budgetError';
+import { TokenCalibration, calibrationKey, type KeyValuePort } from './calibration';
+import { TokenMeter, type PromptMeasure } from './meter';
+import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings';
+import { TruncationWatch } from './truncationWatch';
+import { chooseContextWindow, resolveContextWindow, type ContextWindow, type WindowSource } from './window';
+
+export interface ContextManagerOptions {
+  /** The main model's server: asked for the window, and (by default) runs the compression agent. */
+  provider: ChatProvider;
+  model: string;
+  /** The num_ctx sent with every request (Ollama); it is the window there. */
+  contextSize?: number;
+  /** The user's context-size setting, for servers that do not report theirs. */
+  configuredWindow?: number;
+  /** Overrides the lookup: a fixed window, or how to find it. */
+  window?: number | ContextWindow | ((signal: AbortSignal) => Promise<ContextWindow>);
+  /** The tool definitions sent natively with each call (pass `() => []` when tools live in the prompt, xml mode). */
+  tools?: () => readonly ToolDefinition[];
+  /** Persists calibration factors between sessions. */
+  calibrationStore?: KeyValuePort;
+  /** Validated with zod; throws a readable Error on bad values. */
+  settings?: ContextSettingsInput;
+  /** Model for the LLM compression pass; defaults to the main one. `null`: fallback and eviction only. */
+  compressionModel?: CompressionModel | null;
+  /** Eviction point and summary from a previous run of this session. */
+  initialState?: ContextState;
+  /** Every compression, for the event stream and persistence. */
+  onCompression?: (report: CompressionReport) => void;
+  /** Once-per-session warnings (a server cutting the prompt, a calibration store that fails). */
+  onWarning?: (message: string) => void;
+  /** Progress while compressing (a status line). */
+  onStatus?: (message: string) => void;
+}
+
+export interface ContextStatus {
+  window: number;
+  windowSource: WindowSource;
+  windowNote?: string;
+  /** Calibrated tokens of the last request prepared (0 before the first). */
+  used: number;
+  systemTokens: number;
+  toolDefinitionTokens: number;
+  messagesTokens: number;
+  /** Left for the answer. */
+  free: number;
+  compressAtTokens: number;
+  targetTokens: number;
+  minAnswerTokens: number;
+  calibrationFactor: number;
+  calibrationSamples: number;
+  compressions: number;
+  /** History messages no longer in the prompt. */
+  evictedMessages: number;
+  summary?: string;
+}
+
+export interface ContextManager {
+  /** Plug into TurnConfig.hooks (or pass prepareMessages to createTurnHooks). */
+  readonly hooks: { prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> };
+  prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
+  /** Feed the server's count for the last prepared request (the `usage` event). */
+  recordUsage(usage: { promptTokens: number }): void;
+  /** "Compress Context Now": `messages` as the runner would send them ([system, ...history]). */
+  compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport>;
+  status(): ContextStatus;
+  /** Serialisable state to store with the session (eviction point, summary). */
+  state(): ContextState;
+  /** The original of a compressed copy in the prepared messages (for the panel). */
+  originalOf(message: ChatMessage): ChatMessage | undefined;
+  /** Ask the server for the window again on the next call (e.g. the model was reloaded). */
+  refreshWindow(): void;
+}
+
+export function createContextManager(options: ContextManagerOptions): ContextManager {
+  return new DefaultContextManager(options);
+}
+
+const EMPTY_MEASURE: PromptMeasure = { systemTokens: 0, toolDefinitionTokens: 0, messagesTokens: 0, raw: 0, total: 0 };
+
+class DefaultContextManager implements ContextManager {
+  readonly hooks: ContextManager['hooks'];
+  private readonly settings: ContextSettings;
+  private readonly meter = new TokenMeter();
+  private readonly view: HistoryView;
+  private readonly calibration: TokenCalibration;
+  private readonly watch: TruncationWatch;
+  private readonly compressionModel: CompressionModel | undefined;
+  private windowPromise: Promise<ContextWindow> | undefined;
+  private knownWindow: ContextWindow | undefined;
+  private lastMeasure: PromptMeasure = EMPTY_MEASURE;
+  private lastSent: { raw: number; expected: number; window: number } | undefined;
+  /** The history at the last compression (length and last message): no second one until something new arrived. */
+  private compressedAt: { length: number; last: string } | undefined;
+  private compressions = 0;
+
+  constructor(private readonly options: ContextManagerOptions) {
+    this.settings = parseContextSettings(options.settings ?? {});
+    this.view = new HistoryView(options.initialState);
+    this.calibration = new TokenCalibration({
+      key: calibrationKey(options.provider.id, options.model),
+      alpha: this.settings.calibrationAlpha,
+      ...(options.calibrationStore && { store: options.calibrationStore }),
+      onStoreError: (m) => options.onWarning?.(m),
+    });
+    this.watch = new TruncationWatch({ ratio: this.settings.truncationRatio, minTokens: this.settings.truncationMinTokens });
+    this.compressionModel =
+      options.compressionModel === null || !this.settings.llmCompression
+        ? undefined
+        : (options.compressionModel ?? {
+            provider: options.provider,
+            model: options.model,
+            ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
+          });
+    this.hooks = { prepareMessages: (messages, signal) => this.prepareMessages(messages, signal) };
+  }
+
+  async prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> {
+    const window = (await this.window(signal)).tokens;
+    await this.calibration.load();
+    const { system, history } = split(messages);
+    this.view.reconcile(history);
+    const tools = this.options.tools?.() ?? [];
+    const s = this.settings;
+    const build = () => this.view.build(system, history, Math.floor(window * s.summaryMaxShare));
+    let prepared = build();
+    let measure = this.meter.measure(prepared, tools, this.calibration.factor);
+    const fresh = !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
+    let compressed = false;
+
+    if (measure.total > window * s.compressAt && fresh) {
+      await this.runCompression('threshold', system, history, tools, window, signal);
+      compressed = true;
+      prepared = build();
+      measure = this.meter.measure(prepared, tools, this.calibration.factor);
+    }
+    if (window - measure.total < s.minAnswerTokens) {
+      if (!compressed && fresh) {
+        await this.runCompression('budget', system, history, tools, window, signal);
+        prepared = build();
+        measure = this.meter.measure(prepared, tools, this.calibration.factor);
+      }
+      this.lastMeasure = measure;
+      if (window - measure.total < s.minAnswerTokens) throw this.budgetError(measure, window);
+    }
+    this.lastMeasure = measure;
+    this.lastSent = { raw: measure.raw, expected: measure.total, window };
+    return prepared;
+  }
+
+  recordUsage(usage: { promptTokens: number }): void {
+    const sent = this.lastSent;
+    this.lastSent = undefined; // one count per prepared request; retries and other calls do not re-use it
+    if (sent) this.observe(sent.raw, sent.expected, usage.promptTokens, sent.window);
+  }
+
+  async compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport> {
+    const window = (await this.window(signal)).tokens;
+    await this.calibration.load();
+    const { system, history } = split(messages);
+    this.view.reconcile(history);
+    const tools = this.options.tools?.() ?? [];
+    const report = await this.runCompression('manual', system, history, tools, window, signal);
+    this.lastMeasure = this.meter.measure(this.view.build(system, history, Math.floor(window * this.settings.summaryMaxShare)), tools, this.calibration.factor);
+    return report;
+  }
+
+  status(): ContextStatus {
+    const w = this.knownWindow ?? { tokens: this.options.configuredWindow ?? this.options.contextSize ?? 0, source: 'configured' as const };
+    const m = this.lastMeasure;
+    const summary = this.view.summary.render(Math.floor(w.tokens * this.settings.summaryMaxShare));
+    return {
+      window: w.tokens,
+      windowSource: w.source,
+      ...(w.note && { windowNote: w.note }),
+      used: m.total,
+      systemTokens: m.systemTokens,
+      toolDefinitionTokens: m.toolDefinitionTokens,
+      messagesTokens: m.messagesTokens,
+      free: Math.max(0, w.tokens - m.total),
+      compressAtTokens: Math.floor(w.tokens * this.settings.compressAt),
+      targetTokens: Math.floor(w.tokens * this.settings.compressTo),
+      minAnswerTokens: this.settings.minAnswerTokens,
+      calibrationFactor: this.calibration.factor,
+      calibrationSamples: this.calibration.samples,
+      compressions: this.compressions,
+      evictedMessages: this.view.evictedThrough,
+      ...(summary && { summary }),
+    };
+  }
+
+  state(): ContextState {
+    return this.view.toState();
+  }
+
+  originalOf(message: ChatMessage): ChatMessage | undefined {
+    return this.view.originalOf(message);
+  }
+
+  refreshWindow(): void {
+    this.windowPromise = undefined;
+  }
+
+  private async runCompression(
+    reason: CompressionReason,
+    system: ChatMessage | undefined,
+    history: readonly ChatMessage[],
+    tools: readonly ToolDefinition[],
+    window: number,
+    signal: AbortSignal,
+  ): Promise<CompressionReport> {
+    const s = this.settings;
+    const scope = new CompressionScope({ system, history, tools, view: this.view, settings: s, meter: this.meter, factor: this.calibration.factor, window });
+    const report = await compress(
+      scope,
+      reason,
+      {
+        ...(this.compressionModel && { model: this.compressionModel }),
+        maxIterations: s.maxCompressionIterations,
+        temperature: s.compressionTemperature,
+        ...(this.options.onStatus && { onStatus: this.options.onStatus }),
+        onUsage: (raw, reported) => this.observe(raw, Math.ceil(raw * this.calibration.factor), reported, window),
+      },
+      signal,
+    );
+    this.compressedAt = { length: history.length, last: lastFingerprint(history) };
+    this.compressions++;
+    if (report.method !== 'none' || reason === 'manual') this.options.onCompression?.(report);
+    return report;
+  }
+
+  private observe(raw: number, expected: number, reported: number, window: number): void {
+    if (!(reported > 0)) return; // a missing count (some servers omit it on cached prompts) is no evidence
+    const check = { expected, reported, window, providerId: this.options.provider.id };
+    if (this.watch.suspicious(check)) {
+      const warning = this.watch.check(check);
+      if (warning) this.options.onWarning?.(warning);
+      return; // a cut prompt says nothing about the tokenizer
+    }
+    this.calibration.observe(raw, reported);
+  }
+
+  private budgetError(m: PromptMeasure, window: number): ContextBudgetError {
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    const f = this.calibration.factor;
+    const system = Math.ceil(m.systemTokens * f);
+    const tools = Math.ceil(m.toolDefinitionTokens * f);
+    const conversation = Math.max(0, m.total - system - tools);
+    const need = this.settings.minAnswerTokens;
+    const parts = `system prompt ${fmt(system)}, tool definitions ${fmt(tools)}, conversation ${fmt(conversation)}`;
+    let cause: string;
+    if (window - system - tools < need) {
+      cause = `The system prompt (${fmt(system)} tokens) and tool definitions (${fmt(tools)}) alone leave less than ${fmt(need)} of the ${fmt(window)}-token window for the answer.`;
+    } else {
+      const room = m.total > window ? `more than the ${fmt(window)}-token window` : `of the ${fmt(window)}-token window, leaving ${fmt(window - m.total)} for the answer where at least ${fmt(need)} are needed`;
+      cause = `The request needs about ${fmt(m.total)} tokens (${parts}), ${room}; compression could not free more without touching the last ${this.settings.protectedPairs} exchanges.`;
+    }
+    return new ContextBudgetError(
+      `Stopped before calling the model: the context window is full. ${cause} Start a new session, give the model a larger context window, or offer fewer tools.`,
+      { window, used: m.total, systemTokens: system, toolDefinitionTokens: tools, minAnswerTokens: need },
+    );
+  }
+
+  private async window(signal: AbortSignal): Promise<ContextWindow> {
+    this.windowPromise ??= this.lookUpWindow(signal).then(
+      (w) => (this.knownWindow = w),
+      (err: unknown) => {
+        this.windowPromise = undefined; // a cancelled lookup must not stick
+        throw err;
+      },
+    );
+    return this.windowPromise;
+  }
+
+  private async lookUpWindow(signal: AbortSignal): Promise<ContextWindow> {
+    const o = this.options;
+    if (typeof o.window === 'number') return { tokens: o.window, source: 'configured' };
+    if (o.window && typeof o.window === 'object') return o.window;
+    if (typeof o.window === 'function') {
+      try {
+        return await o.window(signal);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const fallback = chooseContextWindow({ contextSizeApi: false, ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) });
+        return { ...fallback, note: `Could not find the context window (${err instanceof Error ? err.message : String(err)}). ${fallback.note ?? ''}`.trim() };
+      }
+    }
+    return resolveContextWindow(
+      o.provider,
+      o.model,
+      { ...(o.contextSize !== undefined && { contextSize: o.contextSize }), ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) },
+      signal,
+    );
+  }
+}
+
+function split(messages: readonly ChatMessage[]): { system: ChatMessage | undefined; history: ChatMessage[] } {
+  return messages[0]?.role === 'system' ? { system: messages[0], history: messages.slice(1) } : { system: undefined, history: [...messages] };
+}
+
+function lastFingerprint(history: readonly ChatMessage[]): string {
+  const last = history[history.length - 1];
+  return last ? fingerprint(last) : '';
+}

@@ -1,0 +1,117 @@
+// The LLM compression pass through createContextManager: a scripted model drives the four compression tools.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createContextManager } from '../../../src/core/context/contextManager';
+import type { CompressionReport } from '../../../src/core/compression/compressor';
+import { protectedStartOf } from '../../../src/core/compression/layout';
+import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';
+import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
+import { COMPRESSION_TOOLS } from '../../../src/core/compression/agentTools';
+import { CompressingModel } from './compressionModels';
+import { assertValidOrder } from './assertions';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
+
+const WINDOW = 8192;
+const signal = new AbortController().signal;
+
+function setup(messages: number) {
+  const history = scriptedSession({ messages, seed: 7, fileChars: 2500 });
+  const system = systemMessage();
+  const model = new CompressingModel();
+  const reports: CompressionReport[] = [];
+  const manager = createContextManager({
+    provider: model,
+    model: 'test-model',
+    window: WINDOW,
+    tools: () => SESSION_TOOLS,
+    onCompression: (r) => reports.push(r),
+  });
+  return { history, system, model, reports, manager };
+}
+
+test('compression triggers over 70% and lands under 40% with the last 5 pairs intact', async () => {
+  const { history, system, model, reports, manager } = setup(45);
+  const before = estimateMessagesTokens([system, ...history]) + estimateToolDefinitionTokens(SESSION_TOOLS);
+  assert.ok(before > WINDOW * 0.7, `the fixture must start over the threshold (it has ${before} tokens)`);
+
+  const out = await manager.prepareMessages([system, ...history], signal);
+
+  assert.equal(reports.length, 1);
+  const report = reports[0]!;
+  assert.equal(report.reason, 'threshold');
+  assert.equal(report.method, 'llm', JSON.stringify(report.steps));
+  assert.ok(report.targetMet);
+  assert.ok(report.tokensAfter <= WINDOW * 0.4, `after: ${report.tokensAfter}`);
+  assert.ok(report.tokensBefore > report.tokensAfter);
+  assert.ok(report.llm && report.llm.iterations <= 15 && report.llm.failure === undefined, JSON.stringify(report.llm));
+  assert.ok(model.requests.length <= 15);
+  // What is sent is what was reported.
+  assert.ok(estimateMessagesTokens(out) + estimateToolDefinitionTokens(SESSION_TOOLS) <= WINDOW * 0.4);
+
+  // The last 5 user/assistant pairs are the very same messages.
+  const start = protectedStartOf(history, 5);
+  for (let i = start; i < history.length; i++) {
+    if (history[i]!.role === 'tool') continue;
+    assert.ok(out.includes(history[i]!), `protected message ${i} (${history[i]!.role}) is sent unchanged`);
+  }
+  assert.equal(out.length, history.length + 1, 'compression replaces messages, it does not drop them');
+  assertValidOrder(out);
+
+  // Every compressed message is marked and links back to its original.
+  assert.ok(report.compressed.length > 0);
+  for (const c of report.compressed) {
+    assert.ok(c.compressed.content.startsWith(COMPRESSED_MARKER));
+    assert.equal(c.original, history[c.index]);
+    assert.equal(manager.originalOf(c.compressed), history[c.index]);
+    assert.ok(out.includes(c.compressed));
+    assert.equal(c.method, 'llm');
+  }
+  assert.equal(report.messagesAffected, report.compressed.length);
+  const toolResult = report.compressed.find((c) => c.original.role === 'tool' && c.original.toolName === 'read_file');
+  assert.ok(toolResult, 'a file read was compressed');
+  assert.match(toolResult.compressed.content, /^\[Compressed\] read_file src\/module\d+\.ts lines all \d+ \([\d,]+ chars, \d+ lines\): the gist was noted$/);
+  assert.equal(toolResult.compressed.toolCallId, toolResult.original.toolCallId);
+});
+
+test('the compression agent is offered exactly the four tools and its requests fit the window', async () => {
+  const { history, system, model, manager } = setup(45);
+  await manager.prepareMessages([system, ...history], signal);
+  assert.ok(model.requests.length > 0);
+  for (const r of model.requests) {
+    assert.deepEqual(
+      r.tools.map((t) => t.name),
+      ['get_compression_metadata', 'compress_tool_result', 'compress_conversation_segment', 'verify_compression_target'],
+    );
+    assert.ok(estimateMessagesTokens(r.messages) + estimateToolDefinitionTokens(COMPRESSION_TOOLS) < WINDOW * 0.8);
+  }
+});
+
+test('summaries the model writes too long are cut to about the asked size', async () => {
+  const history = scriptedSession({ messages: 45, seed: 7, fileChars: 2500 });
+  const wordy = 'This message asked for many things in great detail, and here they all are again at full length. '.repeat(12);
+  const reports: CompressionReport[] = [];
+  const manager = createContextManager({
+    provider: new CompressingModel({ summary: () => wordy }),
+    model: 'test-model',
+    window: WINDOW,
+    tools: () => SESSION_TOOLS,
+    onCompression: (r) => reports.push(r),
+  });
+  await manager.prepareMessages([systemMessage(), ...history], signal);
+  const texts = reports[0]!.compressed.filter((c) => c.original.role !== 'tool');
+  assert.ok(texts.some((c) => c.original.role === 'user'));
+  for (const c of texts) {
+    const cap = c.original.role === 'user' ? 50 : 200;
+    assert.ok(c.compressed.content.length <= COMPRESSED_MARKER.length + 1 + cap * 4 + 1, `${c.original.role}: ${c.compressed.content.length} chars`);
+    assert.ok(c.compressed.content.length < c.original.content.length + JSON.stringify(c.original.toolCalls ?? '').length, 'never longer than the original');
+  }
+});
+
+test('below the threshold nothing is compressed and the messages pass through', async () => {
+  const { history, system, model, reports, manager } = setup(8);
+  const input = [system, ...history];
+  const out = await manager.prepareMessages(input, signal);
+  assert.deepEqual(out, input);
+  assert.equal(reports.length, 0);
+  assert.equal(model.requests.length, 0);
+});
