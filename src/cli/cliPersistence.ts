@@ -10,6 +10,8 @@ export interface CliSession {
   onMessage(message: ChatMessage): Promise<void>;
   onEvent(event: AgentEvent): void;
   checkpoints: CheckpointSink;
+  /** Per-model token calibration survives between runs. */
+  kv: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> };
   beginTurn(): Promise<void>;
   endTurn(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +76,13 @@ export async function openCliSession(
             .catch((e: Error) => warn(`could not record the tool audit: ${e.message}`)),
         );
       }
+    },
+    kv: {
+      get: async (key) => {
+        const v = await store.getKv(key);
+        return typeof v === 'string' ? v : undefined;
+      },
+      set: (key, value) => store.setKv(key, value),
     },
     checkpoints: { pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before) },
     beginTurn: () => store.beginTurn(sid),

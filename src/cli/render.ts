@@ -55,6 +55,10 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
       case 'tool_result':
         out.write(c(DIM, `  ${event.ok ? '✓' : '✗'} ${firstLine(event.content)}`) + '\n');
         break;
+      case 'compression':
+        newline();
+        out.write(c(DIM, `[compressed context (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens of ${event.window}]`) + '\n');
+        break;
       case 'error':
         newline();
         err.write(c(RED, `error: ${event.message}`) + '\n');

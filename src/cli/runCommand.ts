@@ -75,6 +75,12 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const roots = new WorkspaceRoots([{ name: path.basename(workspace), path: workspace }], fs);
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
+  const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
+  let mcp: { dispose(): Promise<void> } | undefined;
+  if (options.mcpConfig) {
+    const { startCliMcp } = await import('./cliMcp');
+    mcp = await startCliMcp(options.mcpConfig, workspace, registry, warn);
+  }
   const tracker = new ContextTracker();
   const asker = ttyApprovalAsker(io.stdin, io.stderr);
   const gate = new ApprovalGate({
@@ -95,6 +101,12 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
     maxRounds: options.maxRounds,
     ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
+    context: {
+      ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),
+      ...(stored && { calibrationStore: stored.kv }),
+      onWarning: (message) => bus.emit({ type: 'notice', message }),
+      onStatus: (message) => bus.emit({ type: 'status', message }),
+    },
     ...(options.think !== undefined && { think: options.think }),
     ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
   });
@@ -105,6 +117,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     outcome = await session.send(options.task, signal);
     await stored?.endTurn();
   } finally {
+    await mcp?.dispose();
     await stored?.close();
   }
   if (outcome.reason === 'completed' || outcome.reason === 'task_completion' || outcome.reason === 'ask_question') return 0;

@@ -1,5 +1,5 @@
-// One conversation: its history, tools, approval gate and context tracker, and a way to run turns on it.
-// The CLI and the editor both build one of these; everything else is wiring.
+// One conversation: its history, tools, approval gate, context tracker and weak-model helpers, and a way to
+// run turns on it. The CLI and the editor both build one of these; everything else is wiring.
 import type { ChatMessage } from '../messages';
 import type { ChatProvider } from '../provider';
 import type { ApprovalGate } from '../approval/gate';
@@ -9,10 +9,23 @@ import type { WorkspaceRoots } from '../tools/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { ContextTracker } from '../context/tracker';
 import { renderHotContext } from '../context/hotContext';
-import { assemblePrompt } from '../prompt/parts';
-import { defaultPromptParts, type SystemInfo } from '../prompt/systemPrompt';
+import type { PromptPart } from '../prompt/parts';
+import type { SystemInfo } from '../prompt/systemPrompt';
+import { composeSystemPrompt } from '../prompt/promptBuilder';
+import { loadWorkspaceRules } from '../prompt/rulesFiles';
+import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';
+import type { TurnHooksSettingsInput } from '../resilience/settings';
+import type { ModelEndpoint } from '../resilience/failureText';
+import type { ToolProtocol } from '../toolProtocol/protocol';
 import type { EventBus } from './events';
-import { runTurn, type TurnHooks, type TurnOutcome } from './turnRunner';
+import { runTurn, type TurnOutcome } from './turnRunner';
+import { createContextManager, type ContextManager, type ContextManagerOptions } from '../context/contextManager';
+
+/** Context-window options the session passes to its manager (provider, model and tools come from the session). */
+export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
+
+/** Share of the window the system prompt may take before its low-priority parts are dropped. */
+const SYSTEM_PROMPT_SHARE = 0.3;
 
 export interface AgentSessionOptions {
   provider: ChatProvider;
@@ -26,46 +39,121 @@ export interface AgentSessionOptions {
   bus: EventBus;
   systemInfo: SystemInfo;
   userInstructions?: string;
+  /** Host-specific prompt parts (e.g. the editor's Restricted Mode note). */
+  extraParts?: readonly PromptPart[];
   maxRounds?: number;
   allowedRisks?: readonly RiskLevel[];
   think?: boolean;
   contextSize?: number;
-  hooks?: TurnHooks;
-  /** Builds the system prompt; defaults to the built-in parts plus hot context. */
-  buildSystemPrompt?: () => string;
+  /** Weak-model behaviour (tool protocol, nudges, retries); see src/core/resilience/settings.ts. */
+  agentSettings?: TurnHooksSettingsInput;
+  fallbacks?: readonly ModelEndpoint[];
+  /** Compression, eviction and the budget gate (issue: context window truth). */
+  context?: SessionContextOptions;
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   history?: ChatMessage[];
+  /** Injected for tests (retry backoff). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export class AgentSession {
   readonly history: ChatMessage[];
   private running = false;
+  private readonly hooks: TurnHooksBundle;
+  private rules = '';
+  private protocol: ToolProtocol = 'native';
+  /** The context-window manager: status for the meter, compressNow for the command. */
+  readonly context: ContextManager | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.history = options.history ? [...options.history] : [];
+    const o = options;
+    if (o.context) {
+      const manager = createContextManager({
+        ...o.context,
+        provider: o.provider,
+        model: o.model,
+        ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+        // In xml mode the tool list lives in the system prompt, not in the request.
+        tools: () => (this.protocol === 'xml' ? [] : o.registry.definitions(o.allowedRisks)),
+        onCompression: (report) => {
+          o.bus.emit({
+            type: 'compression',
+            method: report.method,
+            reason: report.reason,
+            tokensBefore: report.tokensBefore,
+            tokensAfter: report.tokensAfter,
+            messagesAffected: report.messagesAffected,
+            window: report.window,
+            targetMet: report.targetMet,
+          });
+          o.context?.onCompression?.(report);
+        },
+      });
+      this.context = manager;
+      o.bus.on((e) => {
+        if (e.type === 'usage') manager.recordUsage(e);
+      });
+    }
+    this.hooks = createTurnHooks({
+      provider: o.provider,
+      model: o.model,
+      registry: o.registry,
+      bus: o.bus,
+      ...(o.fallbacks && { fallbacks: o.fallbacks }),
+      ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
+      ...(o.agentSettings && { settings: o.agentSettings }),
+      ...(o.think !== undefined && { think: o.think }),
+      ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+      ...(this.context && { prepareMessages: this.prepareMessages }),
+      ...(o.sleep && { sleep: o.sleep }),
+      openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
+    });
   }
+
+  private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> => {
+    const prepared = await this.context!.prepareMessages(messages, signal);
+    const status = this.context!.status();
+    this.options.bus.emit({ type: 'context', used: status.used, window: status.window });
+    return prepared;
+  };
 
   get busy(): boolean {
     return this.running;
   }
 
+  /** The system prompt as the next model call would see it (the panel's "what the model knows"). */
   systemPrompt(): string {
-    if (this.options.buildSystemPrompt) return this.options.buildSystemPrompt();
     const o = this.options;
-    const loopBreakingTools = o.registry.list().some((t) => t.loopBreaking);
-    const parts = defaultPromptParts(o.systemInfo, {
+    const window = this.context?.status().window;
+    const budget = window ? Math.floor(window * SYSTEM_PROMPT_SHARE) : undefined;
+    const built = composeSystemPrompt({
+      system: o.systemInfo,
+      loopBreakingTools: o.registry.definitions(o.allowedRisks).some((d) => d.name === 'task_completion'),
+      toolProtocol: this.protocol,
+      tools: o.registry.definitions(o.allowedRisks),
       hotContext: renderHotContext(o.tracker.snapshot()),
-      loopBreakingTools,
+      ...(this.rules && { rules: this.rules }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
+      ...(o.extraParts && { extraParts: o.extraParts }),
+      ...(budget !== undefined && { budgetTokens: budget }),
     });
-    return assemblePrompt(parts).text;
+    if (built.notice && built.notice !== this.lastPromptNotice) {
+      this.lastPromptNotice = built.notice;
+      o.bus.emit({ type: 'notice', message: built.notice });
+    }
+    return built.text;
   }
+  private lastPromptNotice: string | undefined;
 
   async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
     this.running = true;
     try {
       const o = this.options;
+      // Rules files may change between turns; the protocol is settled once per session.
+      this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
+      this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
       return await runTurn(
         this.history,
         text,
@@ -77,11 +165,11 @@ export class AgentSession {
           bus: o.bus,
           toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker },
           buildSystemPrompt: () => this.systemPrompt(),
+          hooks: this.hooks,
           ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),
           ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
           ...(o.think !== undefined && { think: o.think }),
           ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
-          ...(o.hooks && { hooks: o.hooks }),
           ...(o.onMessage && { onMessage: o.onMessage }),
         },
         signal,

@@ -22,6 +22,18 @@ export type AgentEvent =
   | { type: 'tool_result'; id: string; name: string; ok: boolean; content: string; display?: string; denied?: boolean; durationMs: number }
   | { type: 'usage'; promptTokens: number; completionTokens: number }
   | { type: 'notice'; message: string }
+  /** The context window after a model call was prepared: tokens used of the window the server runs. */
+  | { type: 'context'; used: number; window: number }
+  | {
+      type: 'compression';
+      method: string;
+      reason: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      messagesAffected: number;
+      window: number;
+      targetMet: boolean;
+    }
   | { type: 'error'; message: string }
   | { type: 'turn_end'; reason: TurnEndReason; result?: string };
 

@@ -109,6 +109,8 @@ export function createResponsePolicy(config: ResponsePolicyConfigInput | Respons
 
     if (isCompletionSummary(reply.text)) return { action: 'end' };
 
+    // A plain answer in the first round is a conversational reply (a question answered), not unfinished work.
+    if (state.round === 0) return { action: 'end' };
     const offered = deps.offeredToolNames?.() ?? [];
     if (offered.includes(cfg.completionToolName)) {
       if (counters.reminders < cfg.maxCompletionReminders) {

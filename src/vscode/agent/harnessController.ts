@@ -273,6 +273,9 @@ export class HarnessController implements ChatController, vscode.Disposable {
       signal,
     );
     this.deps.log.info(`turn finished: ${outcome.reason} after ${outcome.rounds} round(s)`);
+    // A turn that got past the first model call proves the server answers.
+    const answered = outcome.reason !== 'error' && outcome.reason !== 'cancelled';
+    if (answered || outcome.rounds > 1) this.setUnreachable(undefined);
   }
 
   private remember(rule: ApprovalRule, scope: 'session' | 'workspace', activeRules: ApprovalRule[]): void {
@@ -330,10 +333,14 @@ export class HarnessController implements ChatController, vscode.Disposable {
 
   private setUnreachable(message: string | undefined): void {
     if (message === this.unreachable) return;
+    const recovered = this.unreachable !== undefined && message === undefined;
     this.unreachable = message;
     void vscode.commands.executeCommand('setContext', 'localharness.serverUnreachable', message !== undefined);
     if (message) this.deps.log.warn(message);
+    else this.deps.log.info('the model server answers again');
     this.fire(this.statusListeners);
+    // The panel's model list was an error while the server was down: let it ask again.
+    if (recovered) this.fire(this.modelListeners);
   }
 
   private onConfigChanged(e: vscode.ConfigurationChangeEvent): void {

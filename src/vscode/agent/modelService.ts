@@ -43,16 +43,19 @@ export class ModelService {
     } catch (err) {
       if (signal.aborted) throw err;
       const timedOut = probe.aborted;
-      const detail = timedOut ? `no answer within ${timeoutMs / 1000} s` : errorMessage(err);
-      const refused = timedOut || !(err instanceof ProviderError) || err.kind === 'connection_refused' || err.kind === 'first_byte_timeout';
-      if (refused) {
-        const text = unreachableMessage(settings, detail);
-        this.deps.onReachability(text);
-        throw new Error(text);
+      // Only an HTTP answer proves someone is there; anything else (refused, DNS, reset, timeout) is unreachable.
+      const answered = !timedOut && err instanceof ProviderError && (err.kind === 'http' || err.kind === 'invalid_response');
+      if (answered) {
+        this.deps.onReachability(undefined);
+        throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${errorMessage(err)}`);
       }
-      // It answered, just not with a list (auth, wrong path): reachable, but say what it said.
-      this.deps.onReachability(undefined);
-      throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${detail}`);
+      // The provider's "connection refused" text already names the address and how to start the server.
+      const text =
+        err instanceof ProviderError && err.kind === 'connection_refused'
+          ? err.message
+          : unreachableMessage(settings, timedOut ? `no answer within ${timeoutMs / 1000} s` : errorMessage(err));
+      this.deps.onReachability(text);
+      throw new Error(text);
     }
   }
 

@@ -42,6 +42,18 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
       return [{ type: 'usage', used: Math.max(0, Math.round(event.promptTokens + event.completionTokens)) }];
     case 'notice':
       return [{ type: 'notice', text: event.message }];
+    case 'context':
+      return [
+        { type: 'context_limit', available: event.window },
+        { type: 'usage', used: Math.max(0, Math.round(event.used)) },
+      ];
+    case 'compression':
+      return [
+        {
+          type: 'notice',
+          text: `Compressed the conversation (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages affected${event.targetMet ? '' : ' (still above the target)'}.`,
+        },
+      ];
     case 'error':
       return [{ type: 'error', text: event.message, actions: suggestActions(event.message) }];
     case 'turn_end':

@@ -27,6 +27,8 @@ const DRAIN_MS = 300;
 
 export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
+  /** Where a fresh terminal's shell started; only trusted until its first command (which may cd elsewhere). */
+  private startCwd: string | undefined;
   /** Set once a terminal of ours showed no shell integration; later commands go straight to the fallback. */
   private integrationMissing = false;
   private echo: EchoTerminal | undefined;
@@ -68,6 +70,7 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
         iconPath: new vscode.ThemeIcon('hubot'),
       });
       this.terminal = terminal;
+      this.startCwd = options.cwd;
     }
     terminal.show(true);
     if (terminal.shellIntegration) return terminal.shellIntegration;
@@ -81,7 +84,9 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
 
   private async runIntegrated(integration: vscode.TerminalShellIntegration, command: string, options: RunOptions): Promise<RunResult> {
     const terminal = this.terminal!;
-    const here = integration.cwd && integration.cwd.scheme === 'file' ? integration.cwd.fsPath : undefined;
+    const reported = integration.cwd && integration.cwd.scheme === 'file' ? integration.cwd.fsPath : undefined;
+    const here = reported ?? this.startCwd;
+    this.startCwd = undefined;
     const commandLine = terminalCommandLine(command, options.cwd, here);
     const buffer = new HeadTailBuffer(options.maxOutputChars);
     const cleaner = new TerminalTextCleaner();

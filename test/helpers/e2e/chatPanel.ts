@@ -54,12 +54,11 @@ export class ChatPanel {
   async open(timeoutMs = 60_000): Promise<void> {
     const item = this.workbench.activityBarItem('Local Harness');
     await item.waitFor({ state: 'visible', timeout: timeoutMs });
-    // Clicking an already active container collapses the side bar: only click when it is not showing.
-    if (!(await this.message.isVisible().catch(() => false))) {
-      const expanded = await item.getAttribute('aria-expanded').catch(() => null);
-      const checked = await item.getAttribute('aria-checked').catch(() => null);
-      if (expanded !== 'true' && checked !== 'true') await item.click();
-    }
+    // Clicking the container while it is already showing collapses the side bar: only click when the
+    // side bar is hidden or shows another container.
+    const sideBarTitle = this.workbench.page.locator('.part.sidebar .composite.title');
+    const showing = (await sideBarTitle.isVisible().catch(() => false)) && /local harness/i.test(await sideBarTitle.innerText().catch(() => ''));
+    if (!showing) await item.click();
     await this.message.waitFor({ state: 'visible', timeout: timeoutMs });
   }
 

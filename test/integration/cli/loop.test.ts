@@ -1,6 +1,6 @@
 // The agent loop through the real CLI process, against wire-faithful fake servers of both formats,
 // on a real temp workspace.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, existsSync, mkdirSync, symlinkSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,7 +90,7 @@ for (const wire of WIRE_FORMATS) {
     test('a write without approval is denied (no TTY) and the model is told', async () => {
       const { ws } = tempWorkspace();
       const server = await start(
-        [{ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'nope' } }] }, { text: 'Understood, I will not write it.' }],
+        [{ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'nope' } }] }, { toolCalls: [{ name: 'task_completion', arguments: { result: 'The write was denied; nothing changed.' } }] }],
         'denial',
       );
       const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--json', 'write x.txt'], { cwd: ws });
@@ -117,7 +117,7 @@ for (const wire of WIRE_FORMATS) {
             ],
           },
           { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-          { text: 'The file says hello.' },
+          { toolCalls: [{ name: 'task_completion', arguments: { result: 'The file says hello.' } }] },
         ],
         'invalid-args',
       );
@@ -148,10 +148,10 @@ for (const wire of WIRE_FORMATS) {
         { name: 'move_file', arguments: { source: 'link-file', destination: 'stolen.txt' } },
         { name: 'run_command', arguments: { command: 'ls', cwd: '../outside' } },
       ];
-      const server = await start([{ toolCalls: attempts }, { text: 'All refused.' }], 'escapes');
+      const server = await start([{ toolCalls: attempts }, { toolCalls: [{ name: 'task_completion', arguments: { result: 'All refused.' } }] }], 'escapes');
       const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--json', 'escape'], { cwd: ws });
       assert.equal(run.code, 0, run.stderr);
-      const results = run.events.filter((e) => e.type === 'tool_result');
+      const results = run.events.filter((e) => e.type === 'tool_result' && e.name !== 'task_completion');
       assert.equal(results.length, attempts.length);
       for (const r of results) {
         assert.equal(r.ok, false, `${r.name} should have been refused: ${r.content}`);

@@ -97,12 +97,24 @@ test('an address where nothing listens is "unreachable", with the URL and how to
   const { models, reachability } = service();
   const settings: HarnessSettings = { ...DEFAULT_SETTINGS, ollamaHost: `http://127.0.0.1:${port}` };
   await assert.rejects(models.list(settings, signal()), (err: Error) => {
-    assert.match(err.message, new RegExp(`Could not reach the Ollama server at http://127\\.0\\.0\\.1:${port}`));
+    assert.match(err.message, new RegExp(`reach .*http://127\\.0\\.0\\.1:${port}`));
     assert.match(err.message, /ollama serve/);
     return true;
   });
   assert.equal(reachability.length, 1);
-  assert.match(reachability[0]!, /Could not reach/);
+  assert.match(reachability[0]!, /reach/);
+});
+
+test('a server that answers with an HTTP error is reachable, and its answer is passed on', async () => {
+  // An OpenAI-compatible server has no /api/tags: Ollama's model list gets an HTTP error back.
+  const server = await startFakeOpenAIServer([]);
+  try {
+    const { models, reachability } = service();
+    await assert.rejects(models.list({ ...DEFAULT_SETTINGS, ollamaHost: server.origin }, signal()), /answered with an error/);
+    assert.deepEqual(reachability, [undefined]);
+  } finally {
+    await server.close();
+  }
 });
 
 test('a server that never answers is unreachable after the probe timeout', async () => {

@@ -73,10 +73,12 @@ test('open todos keep the turn going and are listed in the nudge', () => {
 
 test('task_completion reminders only when the tool is offered and the reply is not a summary', () => {
   const agent = createResponsePolicy({ maxCompletionReminders: 1 }, { offeredToolNames: () => ['read_file', 'task_completion'] });
-  const r = agent.onTextReply(state(0, 'The config uses port 8080.'));
+  // Round 0: a plain answer to a question is a conversational reply, never reminded.
+  assert.deepEqual(agent.onTextReply(state(0, 'The config uses port 8080.')), { action: 'end' });
+  const r = agent.onTextReply(state(1, 'The config uses port 8080.'));
   assert.equal(r.action, 'continue');
   assert.match(r.action === 'continue' ? r.nudge : '', /call the task_completion tool/);
-  const accepted = agent.onTextReply(state(1, 'The config uses port 8080.'));
+  const accepted = agent.onTextReply(state(2, 'The config uses port 8080.'));
   assert.equal(accepted.action, 'end');
   assert.match(accepted.action === 'end' ? accepted.notice ?? '' : '', /without calling task_completion/);
   assert.deepEqual(agent.onTextReply(state(0, 'I updated the port to 8080.')), { action: 'end' });
