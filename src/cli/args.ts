@@ -23,6 +23,9 @@ export interface RunOptions {
   db?: string;
   session?: string;
   mcpConfig?: string;
+  toolProtocol?: 'native' | 'xml' | 'auto';
+  /** Models on the same server tried in order when the primary keeps failing. */
+  fallbackModels: string[];
 }
 
 export interface SessionsOptions {
@@ -36,7 +39,8 @@ export type CliOptions = RunOptions | SessionsOptions | { command: 'help' } | { 
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--num-ctx N] [--think] [--json]
-                   [--db FILE] [--session ID] [--mcp-config FILE] "TASK"
+                   [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
+                   [--fallback-model NAME]... "TASK"
   localharness sessions [--db FILE] [--json]
   localharness --help | --version
 
@@ -49,6 +53,10 @@ Options:
   --approve       risk levels that run without asking: none, read (default), all
   --num-ctx       context window to request (Ollama num_ctx)
   --json          one JSON object per line for every event
+  --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
+  --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
+  --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
+  --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}})
   API key: set LOCALHARNESS_API_KEY for servers that need one.`;
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
@@ -84,6 +92,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         db: { type: 'string' },
         session: { type: 'string' },
         'mcp-config': { type: 'string' },
+        'tool-protocol': { type: 'string' },
+        'fallback-model': { type: 'string', multiple: true },
         'first-byte-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -107,6 +117,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const approve = values.approve ?? 'read';
   if (approve !== 'none' && approve !== 'read' && approve !== 'all') throw new UsageError(`--approve must be none, read or all, got "${approve}"`);
   const numCtx = positiveInt('--num-ctx', values['num-ctx']);
+  const toolProtocol = values['tool-protocol'];
+  if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
+    throw new UsageError(`--tool-protocol must be native, xml or auto, got "${toolProtocol}"`);
+  }
   const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
   const apiKey = env.LOCALHARNESS_API_KEY;
   return {
@@ -118,6 +132,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     approve,
     json: !!values.json,
     firstByteTimeoutMs: timeoutSeconds * 1000,
+    fallbackModels: values['fallback-model'] ?? [],
+    ...(toolProtocol !== undefined && { toolProtocol }),
     ...(values['base-url'] !== undefined && { baseUrl: values['base-url'] }),
     ...(values.model !== undefined && { model: values.model }),
     ...(numCtx !== undefined && { numCtx }),

@@ -100,6 +100,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     bus,
     systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
     maxRounds: options.maxRounds,
+    fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
+    ...(options.toolProtocol && { agentSettings: { toolProtocol: options.toolProtocol } }),
     ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
     context: {
       ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),

@@ -78,6 +78,9 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
     if (!found && !options.signal.aborted) {
       this.integrationMissing = true;
       this.options.log.info('terminal shell integration is not available; running commands as child processes instead');
+      // That shell will never be used: keep only the terminal that shows the commands.
+      terminal.dispose();
+      this.terminal = undefined;
     }
     return found;
   }
