@@ -1,6 +1,7 @@
 // Runs the whole suite with node's built-in test runner (one runner for the repo).
 // Usage: node scripts/run-tests.mjs [unit|integration|e2e ...] [--grep substring]
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -27,6 +28,8 @@ function walk(dir) {
 }
 
 let failed = false;
+const totals = { pass: 0, fail: 0, skipped: 0 };
+const tapDir = mkdtempSync(join(tmpdir(), 'lh-tap-'));
 for (const suite of selected) {
   let files = walk(join('test', suite)).sort();
   if (grep) files = files.filter((f) => f.includes(grep));
@@ -43,9 +46,30 @@ for (const suite of selected) {
   const concurrency = suite === 'e2e' ? '1' : '2';
   const res = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${join(tapDir, suite + '.tap')}`,
+      ...files,
+    ],
     { stdio: 'inherit', env: { ...process.env, LOCALHARNESS_TEST: '1' } },
   );
   if (res.status !== 0) failed = true;
+  try {
+    const tap = readFileSync(join(tapDir, suite + '.tap'), 'utf8');
+    for (const key of Object.keys(totals)) {
+      const m = tap.match(new RegExp(`^# ${key} (\\d+)$`, 'm'));
+      if (m) totals[key] += Number(m[1]);
+    }
+  } catch {
+    failed = true;
+  }
 }
-process.exit(failed ? 1 : 0);
+// One plain closing line for the whole suite (CI reads it).
+console.log(`\n${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped`);
+process.exit(failed || totals.fail > 0 ? 1 : 0);

@@ -34,6 +34,10 @@ export function activate(context: vscode.ExtensionContext): void {
     apiKeys,
     ask: createModalApprovalAsker({ proposals, log }),
     fs: new VsCodeFileSystem(),
+    calibration: {
+      get: (key) => context.globalState.get<string>(`localharness.calibration.${key}`),
+      set: (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
+    },
     createRunner: (fallback) => {
       const runner = new VsCodeTerminalRunner({ fallback, log });
       sub.push(runner);
@@ -57,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('localharness.serverStatus', { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
     statusBar,
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
+    apiKeys.onDidChange(() => controller.invalidateSession('API key changed')),
     ...registerCommands({ controller, chatView, rules, apiKeys, log, channel, extensionId: context.extension.id }),
     { dispose: () => (offStore(), offStatus()) },
   );

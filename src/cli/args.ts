@@ -26,6 +26,8 @@ export interface RunOptions {
   toolProtocol?: 'native' | 'xml' | 'auto';
   /** Models on the same server tried in order when the primary keeps failing. */
   fallbackModels: string[];
+  /** Base delay between model-call retries; hidden, from LOCALHARNESS_RETRY_BACKOFF_MS (tests keep retries fast). */
+  retryBackoffMs?: number;
 }
 
 export interface SessionsOptions {
@@ -69,6 +71,14 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Same range as the retry setting (0–60000 ms); unset or empty means the default. */
+function retryBackoffFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new UsageError(`LOCALHARNESS_RETRY_BACKOFF_MS must be a whole number of milliseconds from 0 to 60000, got "${value}"`);
   return n;
 }
 
@@ -123,6 +133,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   }
   const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
   const apiKey = env.LOCALHARNESS_API_KEY;
+  const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
   return {
     command: 'run',
     task,
@@ -134,6 +145,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     firstByteTimeoutMs: timeoutSeconds * 1000,
     fallbackModels: values['fallback-model'] ?? [],
     ...(toolProtocol !== undefined && { toolProtocol }),
+    ...(retryBackoffMs !== undefined && { retryBackoffMs }),
     ...(values['base-url'] !== undefined && { baseUrl: values['base-url'] }),
     ...(values.model !== undefined && { model: values.model }),
     ...(numCtx !== undefined && { numCtx }),

@@ -2,13 +2,23 @@
 import type { ChatMessage } from '../core/messages';
 import type { AgentEvent } from '../core/agent/events';
 import type { CheckpointSink } from '../core/checkpoints/checkpointingFileSystem';
+import type { CompressionReport } from '../core/compression/compressor';
+import type { ContextState } from '../core/compression/view';
 import { UsageError } from './args';
+import { contextStateKey, decodeContextState, encodeContextState } from './storedContext';
 
 export interface CliSession {
   id: string;
   history: ChatMessage[];
   onMessage(message: ChatMessage): Promise<void>;
   onEvent(event: AgentEvent): void;
+  /** Eviction point and summary from the last run of this session (undefined for a new one). */
+  contextState: ContextState | undefined;
+  /**
+   * Stores a compression: each compressed copy as a new version of its stored message (linked by
+   * compressed_from, the original kept), the session summary, and the context state for `--session`.
+   */
+  onCompression(report: CompressionReport, state: ContextState | undefined): void;
   checkpoints: CheckpointSink;
   /** Per-model token calibration survives between runs. */
   kv: { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void> };
@@ -28,6 +38,9 @@ export async function openCliSession(
   for (const notice of store.notices) warn(notice.message);
   let id = sessionId;
   let history: ChatMessage[] = [];
+  let contextState: ContextState | undefined;
+  // Which stored row each message object is, so a compressed copy can be linked to its original.
+  const rowIds = new WeakMap<ChatMessage, number>();
   if (id) {
     const existing = await store.getSession(id);
     if (!existing) {
@@ -35,14 +48,21 @@ export async function openCliSession(
       throw new UsageError(`no session "${id}" in ${dbPath}; list them with: localharness sessions --db ${dbPath}`);
     }
     if (existing.status === 'interrupted') warn(`session ${id} was interrupted in the middle of a turn; continuing it.`);
-    history = (await store.loadMessages(id)).map(({ role, content, thinking, toolCalls, toolCallId, toolName }) => ({
-      role,
-      content,
-      ...(thinking && { thinking }),
-      ...(toolCalls && { toolCalls }),
-      ...(toolCallId && { toolCallId }),
-      ...(toolName && { toolName }),
-    }));
+    history = (await store.loadMessages(id)).map(({ id: rowId, role, content, thinking, toolCalls, toolCallId, toolName }) => {
+      const message: ChatMessage = {
+        role,
+        content,
+        ...(thinking && { thinking }),
+        ...(toolCalls && { toolCalls }),
+        ...(toolCallId && { toolCallId }),
+        ...(toolName && { toolName }),
+      };
+      rowIds.set(message, rowId);
+      return message;
+    });
+    const storedState = await store.getKv(contextStateKey(id));
+    contextState = decodeContextState(storedState);
+    if (storedState !== undefined && !contextState) warn(`the saved context state of session ${id} is unreadable; continuing from the whole stored history.`);
     await store.markActive(id);
   } else {
     id = (await store.createSession({ ...meta, title: meta.title.slice(0, 80) })).id;
@@ -52,11 +72,35 @@ export async function openCliSession(
   const approvals = new Map<string, string>();
   const pendingAudits: Array<Promise<unknown>> = [];
   const callArgs = new Map<string, unknown>();
+  // Compressions are stored one after another, in the order they happened.
+  let compressionWrites: Promise<void> = Promise.resolve();
+  const storeCompression = async (report: CompressionReport, state: ContextState | undefined) => {
+    for (const c of report.compressed) {
+      const rowId = rowIds.get(c.original);
+      if (rowId === undefined) continue; // never stored (cannot happen for messages that went through onMessage)
+      const copyId = await store.updateMessage(rowId, {
+        content: c.compressed.content,
+        thinking: c.compressed.thinking ?? null,
+        ...(c.compressed.toolCalls && { toolCalls: c.compressed.toolCalls }),
+      });
+      // A later update of the same message must replace the newest version.
+      rowIds.set(c.original, copyId);
+      rowIds.set(c.compressed, copyId);
+    }
+    if (report.summary) await store.setSummary(sid, report.summary);
+    if (state) await store.setKv(contextStateKey(sid), encodeContextState(state));
+  };
   return {
     id: sid,
     history,
+    contextState,
     onMessage: async (message) => {
-      await store.appendMessage(sid, message);
+      rowIds.set(message, await store.appendMessage(sid, message));
+    },
+    onCompression: (report, state) => {
+      compressionWrites = compressionWrites
+        .then(() => storeCompression(report, state))
+        .catch((e: Error) => warn(`could not store the compressed context: ${e.message}`));
     },
     onEvent: (event) => {
       if (event.type === 'tool_call') callArgs.set(event.id, event.arguments);
@@ -89,6 +133,7 @@ export async function openCliSession(
     endTurn: () => store.endTurn(sid),
     close: async () => {
       await Promise.all(pendingAudits);
+      await compressionWrites;
       await store.close();
     },
   };

@@ -101,11 +101,19 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
     maxRounds: options.maxRounds,
     fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
-    ...(options.toolProtocol && { agentSettings: { toolProtocol: options.toolProtocol } }),
+    agentSettings: {
+      ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
+      ...(options.retryBackoffMs !== undefined && { retry: { backoffBaseMs: options.retryBackoffMs } }),
+    },
     ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
     context: {
       ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),
-      ...(stored && { calibrationStore: stored.kv }),
+      ...(stored && {
+        calibrationStore: stored.kv,
+        ...(stored.contextState && { initialState: stored.contextState }),
+        // `session` exists by the time the first compression runs (during send).
+        onCompression: (report) => stored!.onCompression(report, session.context?.state()),
+      }),
       onWarning: (message) => bus.emit({ type: 'notice', message }),
       onStatus: (message) => bus.emit({ type: 'status', message }),
     },

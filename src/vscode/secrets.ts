@@ -10,6 +10,13 @@ export class ApiKeyStore {
     private readonly redactor: Redactor,
   ) {}
 
+  /** Fires when the key is stored or removed (also from another window). */
+  onDidChange(listener: () => void): vscode.Disposable {
+    return this.secrets.onDidChange((e) => {
+      if (e.key === API_KEY) listener();
+    });
+  }
+
   async get(): Promise<string | undefined> {
     const value = (await this.secrets.get(API_KEY)) || undefined;
     // Registered with the log scrubber the moment it is read, so it can never be logged by accident.

@@ -17,6 +17,12 @@ const script = markerScript({
   '[[first]]': [{ text: 'First answer: done.' }],
   '[[hide]]': [{ thinking: 'Planning a long answer.', text: slowAnswer('hide'), chunkSize: 6, chunkDelayMs: 50 }],
   '[[reload]]': [{ thinking: 'Planning another long answer.', text: slowAnswer('reload'), chunkSize: 6, chunkDelayMs: 50 }],
+  // Answers whether the request still carried the conversation from before the reload.
+  '[[after]]': [
+    (body) => ({
+      text: JSON.stringify(body.messages ?? []).includes('First answer: done.') ? 'I still know what we talked about.' : 'FORGOT: the earlier conversation was not sent.',
+    }),
+  ],
 });
 
 let session: E2ESession;
@@ -73,18 +79,26 @@ describe('conversation survives the view', { timeout: 120_000 }, () => {
       await waitUntil(async () => /Line 3 of the reload/.test(await answerText('reload')), 15_000, 'the slow answer to start');
       await session.screenshot('02-before-reload');
 
+      // A browser reload restarts the remote extension host: the conversation must come back from storage.
       await session.workbench.reload();
       await chat.open();
-      await chat.userMessages.filter({ hasText: '[[first]] Say something short.' }).waitFor({ timeout: 20_000 });
+      await session.step('conversation after reload', async () => {
+        await chat.userMessages.filter({ hasText: '[[first]] Say something short.' }).waitFor({ timeout: 20_000 });
+      });
       await chat.assistantMessages.filter({ hasText: 'First answer: done.' }).waitFor();
       await chat.assistantMessages.filter({ hasText: 'The hide answer is complete.' }).waitFor();
       await chat.userMessages.filter({ hasText: '[[reload]] Write another long answer.' }).waitFor();
       await session.screenshot('03-after-reload');
-      await waitUntil(async () => /The reload answer is complete\./.test(await answerText('reload')), 30_000, 'the answer streamed across the reload to finish');
+      await chat.waitIdle(40_000);
+      assert.equal(await chat.userMessages.count(), 3, 'each user message once');
+      assert.ok((await chat.assistantMessages.filter({ hasText: 'of the reload answer' }).count()) <= 1, 'the interrupted answer is not duplicated');
+
+      // The restored conversation is the one the model continues from.
+      await chat.send('[[after]] Are you still there?');
+      await chat.assistantMessages.filter({ hasText: /I still know what we talked about|FORGOT/ }).waitFor({ timeout: 15_000 });
       await chat.waitIdle();
-      assert.equal(await chat.userMessages.count(), 3);
-      assert.equal(await chat.assistantMessages.filter({ hasText: 'of the reload answer' }).count(), 1);
-      await session.screenshot('04-after-reload-done');
+      assert.equal(await chat.assistantMessages.filter({ hasText: 'FORGOT' }).count(), 0, 'the model received the conversation from before the reload');
+      await session.screenshot('04-continued-after-reload');
     });
   });
 });

@@ -3,7 +3,7 @@ import { isIncompleteResponse } from './incomplete';
 import { normalizeForAnalysis, withoutCode } from './text';
 
 const DONE_VERBS =
-  'completed|finished|done|updated|created|added|fixed|renamed|implemented|changed|modified|removed|deleted|refactored|moved|wrote|written|replaced|converted|installed|configured|resolved|applied|made|ran|run|verified|tested|cleaned up|set up|extracted|merged|split|organized|organised|generated|edited|corrected|adjusted';
+  'completed|finished|done|updated|created|added|appended|saved|fixed|renamed|implemented|changed|modified|removed|deleted|refactored|moved|wrote|written|replaced|converted|installed|configured|resolved|applied|made|ran|run|verified|tested|cleaned up|set up|extracted|merged|split|organized|organised|generated|edited|corrected|adjusted';
 
 const COMPLETION_SIGNALS: readonly RegExp[] = [
   new RegExp(`\\b(?:all|every|each|both)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+){0,3}(?:have|has)\\s+(?:now\\s+)?been\\s+(?:successfully\\s+)?(?:${DONE_VERBS}|\\w+ed)\\b`, 'i'),

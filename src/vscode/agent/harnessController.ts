@@ -1,6 +1,7 @@
 // The ChatController the chat view talks to: owns the conversation (history, context tracker, session approval
-// rules), reads settings at the start of every turn, wires the core turn runner to the editor's ports, and
-// forwards every AgentEvent to the chat store and the log. The heavy modules load on first use (turnEngine.ts).
+// rules), reads settings at the start of every turn, runs turns on an AgentSession wired to the editor's ports
+// (rebuilt when settings change), and forwards every AgentEvent to the chat store and the log.
+// The heavy modules load on first use (turnEngine.ts).
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import type { ChatController, ModelList, Unsubscribe } from '../chat/controller';
@@ -10,19 +11,22 @@ import type { HotContextView } from '../../shared/protocol';
 import { EventBus } from '../../core/agent/events';
 import { ContextTracker, type EditorActivity } from '../../core/context/tracker';
 import type { ChatMessage } from '../../core/messages';
-import type { ApprovalAsker, ApprovalRule } from '../../core/approval/gate';
+import type { AgentSession } from '../../core/agent/agentSession';
+import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/approval/gate';
+import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
 import type { ToolRegistry } from '../../core/tools/registry';
+import type { RiskLevel } from '../../core/tools/tool';
 import type { WorkspaceFolder } from '../../core/tools/workspaceRoots';
 import { describeEventForLog } from '../log/eventLog';
 import { errorMessage, type Logger } from '../log/logger';
 import type { WorkspaceRuleStore } from '../approval/rules';
 import { describeRule } from '../approval/rules';
-import { parseSettings, type HarnessSettings, type ParsedSettings } from '../settings';
+import { parseSettings, serverUrl, type HarnessSettings, type ParsedSettings } from '../settings';
 import type { StatusInfo } from '../status/statusText';
 import { folderPath } from '../ports/vsCodeFileSystem';
-import { buildSystemPrompt, type ToolAccess } from './promptBuilder';
+import type { ToolAccess } from './promptBuilder';
 import { modelListProblem } from './modelText';
 import { ModelService, type TurnEngine } from './modelService';
 
@@ -35,6 +39,8 @@ export interface HarnessControllerDeps {
   fs: FileSystemPort;
   /** Builds the terminal runner once the fallback (child-process) runner is loaded. */
   createRunner: (fallback: ProcessRunner) => ProcessRunner;
+  /** Keeps per-model token calibration between sessions (the editor's global state). */
+  calibration?: KeyValuePort;
   loadEngine?: () => Promise<TurnEngine>;
   readSettings?: () => ParsedSettings;
   isTrusted?: () => boolean;
@@ -50,6 +56,12 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private trackerOff: () => void;
   private editor: EditorActivity = {};
   private sessionRules: ApprovalRule[] = [];
+  /** The gate reads these on every check, so each turn's settings apply to the one gate of the chat. */
+  private readonly policyRules: ApprovalRule[] = [];
+  private readonly autoApprove: RiskLevel[] = [];
+  private gate: ApprovalGate | undefined;
+  /** The session turns run on, and the settings it was built for. */
+  private agent: { key: string; session: AgentSession } | undefined;
   private turn: { abort: AbortController; done: Promise<void> } | undefined;
   private engine: Promise<TurnEngine> | undefined;
   private registry: ToolRegistry | undefined;
@@ -120,6 +132,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (running) await running.done;
     this.history = [];
     this.sessionRules = [];
+    this.gate = undefined;
+    this.agent = undefined;
     this.trackerOff();
     this.tracker = new ContextTracker();
     this.tracker.setEditorActivity(this.editor);
@@ -174,6 +188,12 @@ export class HarnessController implements ChatController, vscode.Disposable {
   onDidChangeStatus(listener: () => void): Unsubscribe {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
+  }
+
+  /** Something the session was built from changed (API key, trust, folders): the next turn builds a new one. */
+  invalidateSession(reason: string): void {
+    if (!this.agent) return;
+    this.agent = { ...this.agent, key: `stale: ${reason}` };
   }
 
   setEditorActivity(activity: EditorActivity): void {
@@ -231,56 +251,52 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
     this.registry ??= engine.createToolRegistry();
     this.runner ??= this.deps.createRunner(engine.createFallbackRunner());
-    const registry = this.registry;
-    const tracker = this.tracker;
-    // Without a folder no tool is offered (allowedRisks []), so this placeholder root is never touched.
-    const roots = new engine.WorkspaceRoots(folders.length ? folders : [{ name: 'no-folder', path: os.tmpdir() }], this.deps.fs);
-    const rules: ApprovalRule[] = [...this.sessionRules, ...this.deps.rules.list(), ...settings.rules];
-    const gate = new engine.ApprovalGate({
-      policy: { autoApprove: settings.autoApprove, rules },
+    this.policyRules.splice(0, this.policyRules.length, ...this.sessionRules, ...this.deps.rules.list(), ...settings.rules);
+    this.autoApprove.splice(0, this.autoApprove.length, ...settings.autoApprove);
+    this.gate ??= new engine.ApprovalGate({
+      policy: { autoApprove: this.autoApprove, rules: this.policyRules },
       ask: this.deps.ask,
-      onRemember: (rule, scope) => this.remember(rule, scope, rules),
+      onRemember: (rule, scope) => this.remember(rule, scope),
     });
-    const systemInfo = {
-      os: `${os.type()} ${os.release()}`,
-      shell: vscode.env.shell || process.env.SHELL || (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
-      workspaceFolders: folders.map((f) => f.path),
-    };
-    const loopBreakingTools = registry.list().some((t) => t.loopBreaking);
-    const outcome = await engine.runTurn(
-      this.history,
-      text,
-      {
+
+    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, access, folders]);
+    if (this.agent?.key !== key) {
+      const session = engine.createEditorSession({
         provider,
         model,
-        registry,
-        gate,
+        settings,
+        access,
+        registry: this.registry,
+        gate: this.gate,
+        tracker: this.tracker,
+        // Without a folder no tool is offered (allowedRisks []), so this placeholder root is never touched.
+        roots: new engine.WorkspaceRoots(folders.length ? folders : [{ name: 'no-folder', path: os.tmpdir() }], this.deps.fs),
+        fs: this.deps.fs,
+        runner: this.runner,
         bus: this.bus,
-        toolContext: { roots, fs: this.deps.fs, runner: this.runner, tracker },
-        buildSystemPrompt: () =>
-          buildSystemPrompt({
-            systemInfo,
-            tracker,
-            access,
-            loopBreakingTools,
-            ...(available !== null && { budgetTokens: Math.floor(available * 0.25) }),
-          }),
-        maxRounds: settings.maxRounds,
-        ...(access !== 'all' && { allowedRisks: access === 'read-only' ? (['read'] as const) : ([] as const) }),
-        think: settings.think,
-        ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
-      },
-      signal,
-    );
+        systemInfo: {
+          os: `${os.type()} ${os.release()}`,
+          shell: vscode.env.shell || process.env.SHELL || (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
+          workspaceFolders: folders.map((f) => f.path),
+        },
+        history: this.history,
+        ...(this.agent && { previous: this.agent.session }),
+        ...(this.deps.calibration && { calibration: this.deps.calibration }),
+      });
+      if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');
+      this.agent = { key, session };
+      this.history = session.history;
+    }
+    const outcome = await this.agent.session.send(text, signal);
     this.deps.log.info(`turn finished: ${outcome.reason} after ${outcome.rounds} round(s)`);
     // A turn that got past the first model call proves the server answers.
     const answered = outcome.reason !== 'error' && outcome.reason !== 'cancelled';
     if (answered || outcome.rounds > 1) this.setUnreachable(undefined);
   }
 
-  private remember(rule: ApprovalRule, scope: 'session' | 'workspace', activeRules: ApprovalRule[]): void {
-    // Applies to the rest of this turn at once; the gate re-reads the list on every check.
-    activeRules.push(rule);
+  private remember(rule: ApprovalRule, scope: 'session' | 'workspace'): void {
+    // Applies at once (the gate re-reads the list on every check) and in later turns.
+    this.policyRules.push(rule);
     if (scope === 'session') {
       this.sessionRules.push(rule);
       this.deps.log.info(`approval rule for this session: ${describeRule(rule)}`);

@@ -12,9 +12,9 @@ import type { HarnessSettings } from '../settings';
 import { serverUrl } from '../settings';
 import { LoggingProvider } from './loggingProvider';
 
-export { runTurn } from '../../core/agent/turnRunner';
 export { ApprovalGate } from '../../core/approval/gate';
 export { WorkspaceRoots } from '../../core/tools/workspaceRoots';
+export { createEditorSession } from './editorSession';
 
 export function createChatProvider(settings: HarnessSettings, apiKey: string | undefined, log: Logger): ChatProvider {
   const inner = createProvider({

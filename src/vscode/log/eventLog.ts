@@ -38,6 +38,13 @@ export function describeEventForLog(event: AgentEvent): LogLine | undefined {
       return { level: 'debug', message: `usage: ${event.promptTokens} prompt + ${event.completionTokens} completion tokens` };
     case 'notice':
       return { level: 'info', message: `notice: ${event.message}` };
+    case 'context':
+      return { level: 'debug', message: `context: ${event.used} of ${event.window} tokens` };
+    case 'compression':
+      return {
+        level: 'info',
+        message: `compressed the conversation (${event.method}, ${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages${event.targetMet ? '' : ', still above the target'}`,
+      };
     case 'error':
       return { level: 'error', message: event.message };
     case 'turn_end':

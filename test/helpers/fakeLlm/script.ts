@@ -110,5 +110,6 @@ export function argumentsText(args: ScriptedToolCall['arguments']): string {
 }
 
 export function roughPromptTokens(request: ChatBody): number {
-  return Math.max(1, Math.ceil(JSON.stringify(request.messages ?? []).length / 4));
+  // Real servers count the tool definitions the chat template renders into the prompt, too.
+  return Math.max(1, Math.ceil((JSON.stringify(request.messages ?? []).length + JSON.stringify(request.tools ?? []).length) / 4));
 }

@@ -1,0 +1,68 @@
+// Builds the AgentSession an editor turn runs on: the same composition as the CLI (rules files, weak-model hooks,
+// context-window management, hot context) plus what only the editor has (Restricted Mode, its settings).
+// No 'vscode' import, so the integration tests build exactly what the controller builds.
+import { AgentSession } from '../../core/agent/agentSession';
+import type { EventBus } from '../../core/agent/events';
+import type { ApprovalGate } from '../../core/approval/gate';
+import type { KeyValuePort } from '../../core/context/calibration';
+import type { ContextTracker } from '../../core/context/tracker';
+import type { ChatMessage } from '../../core/messages';
+import type { FileSystemPort, ProcessRunner } from '../../core/ports';
+import type { ChatProvider } from '../../core/provider';
+import type { SystemInfo } from '../../core/prompt/systemPrompt';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { WorkspaceRoots } from '../../core/tools/workspaceRoots';
+import type { HarnessSettings } from '../settings';
+import { allowedRisksFor, restrictionParts, type ToolAccess } from './promptBuilder';
+
+export interface EditorSessionInput {
+  provider: ChatProvider;
+  model: string;
+  settings: HarnessSettings;
+  access: ToolAccess;
+  registry: ToolRegistry;
+  gate: ApprovalGate;
+  tracker: ContextTracker;
+  roots: WorkspaceRoots;
+  fs: FileSystemPort;
+  runner: ProcessRunner;
+  bus: EventBus;
+  systemInfo: SystemInfo;
+  /** The conversation so far (copied into the session). */
+  history: readonly ChatMessage[];
+  /** The session this one replaces (settings changed): its eviction point and summary carry over. */
+  previous?: AgentSession;
+  /** Keeps per-model token calibration between sessions. */
+  calibration?: KeyValuePort;
+}
+
+export function createEditorSession(input: EditorSessionInput): AgentSession {
+  const { settings, bus } = input;
+  const allowedRisks = allowedRisksFor(input.access);
+  const previousState = input.previous?.context?.state();
+  return new AgentSession({
+    provider: input.provider,
+    model: input.model,
+    registry: input.registry,
+    gate: input.gate,
+    tracker: input.tracker,
+    roots: input.roots,
+    fs: input.fs,
+    runner: input.runner,
+    bus,
+    systemInfo: input.systemInfo,
+    extraParts: restrictionParts(input.access),
+    maxRounds: settings.maxRounds,
+    think: settings.think,
+    ...(allowedRisks && { allowedRisks }),
+    ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
+    history: [...input.history],
+    context: {
+      ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
+      ...(input.calibration && { calibrationStore: input.calibration }),
+      ...(previousState && { initialState: previousState }),
+      onWarning: (message) => bus.emit({ type: 'notice', message }),
+      onStatus: (message) => bus.emit({ type: 'status', message }),
+    },
+  });
+}

@@ -1,0 +1,115 @@
+// Makes a scripted fake server behave like a real one with a small context window: every chat request is
+// measured with a conservative token proxy (characters / 3.5 over the JSON of messages + tools, more than
+// real tokenizers count for prose, code and JSON), a request over the window is refused the way llama.cpp
+// refuses it and recorded, and every reply reports the proxy as its prompt count (`prompt_eval_count` /
+// `usage.prompt_tokens`) so the client's calibration learns from it.
+import type { ChatBody, Script, ScriptedReply } from '../../helpers/fakeLlm';
+
+export const CHARS_PER_TOKEN = 3.5;
+
+/** What the "server" counts for a request: the JSON of its messages and tool definitions / 3.5. */
+export function proxyPromptTokens(request: ChatBody): number {
+  const text = JSON.stringify(request.messages ?? []) + JSON.stringify(request.tools ?? []);
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+export interface MeasuredRequest {
+  index: number;
+  tokens: number;
+  /** The window the server ran this request with (Ollama: the num_ctx it was sent). */
+  window: number;
+  /** A request of the compression agent (it offers the compression tools). */
+  compression: boolean;
+}
+
+export type ReplyFn = (request: ChatBody, index: number) => ScriptedReply | undefined;
+
+export interface WindowedScriptOptions {
+  /** The window a server without per-request num_ctx runs (LM Studio / llama.cpp loaded context). */
+  window: number;
+  /** Report this share of the measured prompt (below 1: a server that silently cut the prompt). Default 1. */
+  reportShare?: number;
+}
+
+/** Wraps reply functions for the main agent and the compression agent into one window-enforcing script. */
+export class WindowedScript {
+  readonly measured: MeasuredRequest[] = [];
+
+  constructor(private readonly options: WindowedScriptOptions) {}
+
+  get overWindow(): MeasuredRequest[] {
+    return this.measured.filter((m) => m.tokens > m.window);
+  }
+
+  get largest(): number {
+    return Math.max(0, ...this.measured.map((m) => m.tokens));
+  }
+
+  script(agent: ReplyFn, compressor: ReplyFn = compressingModel): Script {
+    let agentIndex = 0;
+    let compressorIndex = 0;
+    return (request, index) => {
+      const compression = isCompressionRequest(request);
+      const tokens = proxyPromptTokens(request);
+      const window = requestWindow(request) ?? this.options.window;
+      this.measured.push({ index, tokens, window, compression });
+      if (tokens > window) {
+        // llama-server's answer (Ollama would silently drop the start of the prompt; the test fails either way).
+        return {
+          fault: 'http500',
+          status: 400,
+          errorMessage: `the request exceeds the available context size (${tokens} tokens > ${window}), try increasing it`,
+        };
+      }
+      const reply = compression ? compressor(request, compressorIndex++) : agent(request, agentIndex++);
+      if (!reply) return undefined;
+      const prompt = Math.max(1, Math.round(tokens * (this.options.reportShare ?? 1)));
+      return { ...reply, usage: { prompt, completion: reply.usage?.completion ?? 12 } };
+    };
+  }
+}
+
+/** Ollama requests carry their window as options.num_ctx. */
+function requestWindow(request: ChatBody): number | undefined {
+  const options = request.options;
+  if (options && typeof options === 'object' && 'num_ctx' in options) {
+    const n = (options as Record<string, unknown>).num_ctx;
+    if (typeof n === 'number') return n;
+  }
+  return undefined;
+}
+
+export function toolNamesOf(request: ChatBody): string[] {
+  const tools = Array.isArray(request.tools) ? (request.tools as Array<{ function?: { name?: string } }>) : [];
+  return tools.map((t) => t.function?.name ?? '');
+}
+
+export function isCompressionRequest(request: ChatBody): boolean {
+  return toolNamesOf(request).includes('get_compression_metadata');
+}
+
+export function lastMessage(request: ChatBody): { role: string; content: string } {
+  const m = request.messages?.at(-1);
+  return { role: String(m?.role ?? ''), content: typeof m?.content === 'string' ? m.content : '' };
+}
+
+/**
+ * A capable compression model: lists what may be compressed, then compresses every listed tool result with a
+ * short note and checks the target; when the listing offers nothing it says so in text (the pass then gives
+ * way to the deterministic fallback and eviction).
+ */
+export const compressingModel: ReplyFn = (request) => {
+  const last = lastMessage(request);
+  if (last.role !== 'tool') return { toolCalls: [{ name: 'get_compression_metadata', arguments: {} }] };
+  const ids = [...last.content.matchAll(/^#(\d+) tool result/gm)].map((m) => Number(m[1]));
+  if (/Messages you may compress/.test(last.content) && ids.length > 0) {
+    return {
+      toolCalls: [
+        ...ids.map((id) => ({ name: 'compress_tool_result', arguments: { id, note: 'Read earlier; already handled.' } })),
+        { name: 'verify_compression_target', arguments: {} },
+      ],
+    };
+  }
+  if (/Not yet/.test(last.content)) return { toolCalls: [{ name: 'get_compression_metadata', arguments: {} }] };
+  return { text: 'Nothing more to compress.' };
+};
