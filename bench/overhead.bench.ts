@@ -20,7 +20,13 @@ function reply(request: ChatBody): ScriptedReply {
     const n = step - FILES;
     return { toolCalls: [{ name: 'move_file', arguments: { source: `file${n}.txt`, destination: `done-${n}.txt` } }] };
   }
-  return { text: `Renamed all ${FILES} files.`, usage: { prompt: 500, completion: 8 } };
+  // Our CLI offers task_completion (and reminds a model that forgets it); the minimal loop ends on plain text.
+  const done = `Renamed all ${FILES} files.`;
+  const tools = (request.tools as Array<{ function?: { name?: string } }> | undefined) ?? [];
+  if (tools.some((t) => t.function?.name === 'task_completion')) {
+    return { toolCalls: [{ name: 'task_completion', arguments: { result: done } }], usage: { prompt: 500, completion: 8 } };
+  }
+  return { text: done, usage: { prompt: 500, completion: 8 } };
 }
 
 function workspace(): string {

@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
     fs: new VsCodeFileSystem(),
     calibration: {
       get: (key) => context.globalState.get<string>(`localharness.calibration.${key}`),
-      set: (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
+      set: async (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
     },
     createRunner: (fallback) => {
       const runner = new VsCodeTerminalRunner({ fallback, log });

@@ -112,7 +112,7 @@ export function createResponsePolicy(config: ResponsePolicyConfigInput | Respons
     // A plain answer in the first round is a conversational reply (a question answered), not unfinished work.
     if (state.round === 0) return { action: 'end' };
     const offered = deps.offeredToolNames?.() ?? [];
-    if (offered.includes(cfg.completionToolName)) {
+    if (offered.includes(cfg.completionToolName) && cfg.maxCompletionReminders > 0) {
       if (counters.reminders < cfg.maxCompletionReminders) {
         counters.reminders++;
         return {

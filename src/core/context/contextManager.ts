@@ -132,7 +132,8 @@ class DefaultContextManager implements ContextManager {
     this.view.reconcile(history);
     const tools = this.options.tools?.() ?? [];
     const s = this.settings;
-    const build = () => this.view.build(system, history, Math.floor(window * s.summaryMaxShare));
+    const summaryCap = Math.floor(window * s.summaryMaxShare);
+    const build = (cap = summaryCap) => this.view.build(system, history, cap);
     let prepared = build();
     let measure = this.meter.measure(prepared, tools, this.calibration.factor);
     const fresh = !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
@@ -148,6 +149,15 @@ class DefaultContextManager implements ContextManager {
       if (!compressed && fresh) {
         await this.runCompression('budget', system, history, tools, window, signal);
         prepared = build();
+        measure = this.meter.measure(prepared, tools, this.calibration.factor);
+      }
+      // Before stopping the turn, the session summary gives way (its oldest lines first; the files list stays):
+      // in a small window a shorter summary is better than no answer.
+      let cap = summaryCap;
+      while (window - measure.total < s.minAnswerTokens && cap > 0 && !this.view.summary.empty) {
+        const deficit = measure.total - (window - s.minAnswerTokens);
+        cap = Math.max(0, cap - Math.ceil(deficit / this.calibration.factor) - 8);
+        prepared = build(cap);
         measure = this.meter.measure(prepared, tools, this.calibration.factor);
       }
       this.lastMeasure = measure;

@@ -10,6 +10,7 @@ import type { ChatMessage } from '../../core/messages';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
 import type { ChatProvider } from '../../core/provider';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
+import type { TurnHooksSettingsInput } from '../../core/resilience/settings';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { WorkspaceRoots } from '../../core/tools/workspaceRoots';
 import type { HarnessSettings } from '../settings';
@@ -36,6 +37,12 @@ export interface EditorSessionInput {
   calibration?: KeyValuePort;
 }
 
+/**
+ * The user is in the loop in the editor: a plain answer ends the turn and they reply if it is not done.
+ * (Headless runs keep reminding the model to call task_completion; here that would nag after every answer.)
+ */
+export const EDITOR_AGENT_SETTINGS: TurnHooksSettingsInput = { policy: { maxCompletionReminders: 0 } };
+
 export function createEditorSession(input: EditorSessionInput): AgentSession {
   const { settings, bus } = input;
   const allowedRisks = allowedRisksFor(input.access);
@@ -54,6 +61,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     extraParts: restrictionParts(input.access),
     maxRounds: settings.maxRounds,
     think: settings.think,
+    agentSettings: EDITOR_AGENT_SETTINGS,
     ...(allowedRisks && { allowedRisks }),
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],

@@ -3,7 +3,6 @@
 // (rebuilt when settings change), and forwards every AgentEvent to the chat store and the log.
 // The heavy modules load on first use (turnEngine.ts).
 import * as vscode from 'vscode';
-import * as os from 'node:os';
 import type { ChatController, ModelList, Unsubscribe } from '../chat/controller';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import { hotContextView } from '../chat/hotContextView';
@@ -18,14 +17,13 @@ import type { ChatProvider } from '../../core/provider';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { RiskLevel } from '../../core/tools/tool';
-import type { WorkspaceFolder } from '../../core/tools/workspaceRoots';
 import { describeEventForLog } from '../log/eventLog';
 import { errorMessage, type Logger } from '../log/logger';
 import type { WorkspaceRuleStore } from '../approval/rules';
 import { describeRule } from '../approval/rules';
 import { parseSettings, serverUrl, type HarnessSettings, type ParsedSettings } from '../settings';
 import type { StatusInfo } from '../status/statusText';
-import { folderPath } from '../ports/vsCodeFileSystem';
+import { NO_FOLDER, systemInfo, workspaceFolders } from '../workspaceInfo';
 import type { ToolAccess } from './promptBuilder';
 import { modelListProblem } from './modelText';
 import { ModelService, type TurnEngine } from './modelService';
@@ -269,16 +267,11 @@ export class HarnessController implements ChatController, vscode.Disposable {
         registry: this.registry,
         gate: this.gate,
         tracker: this.tracker,
-        // Without a folder no tool is offered (allowedRisks []), so this placeholder root is never touched.
-        roots: new engine.WorkspaceRoots(folders.length ? folders : [{ name: 'no-folder', path: os.tmpdir() }], this.deps.fs),
+        roots: new engine.WorkspaceRoots(folders.length ? folders : [NO_FOLDER], this.deps.fs),
         fs: this.deps.fs,
         runner: this.runner,
         bus: this.bus,
-        systemInfo: {
-          os: `${os.type()} ${os.release()}`,
-          shell: vscode.env.shell || process.env.SHELL || (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
-          workspaceFolders: folders.map((f) => f.path),
-        },
+        systemInfo: systemInfo(folders),
         history: this.history,
         ...(this.agent && { previous: this.agent.session }),
         ...(this.deps.calibration && { calibration: this.deps.calibration }),
@@ -388,8 +381,4 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.hotListeners.clear();
     this.statusListeners.clear();
   }
-}
-
-function workspaceFolders(): WorkspaceFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: folderPath(f.uri) }));
 }

@@ -92,7 +92,14 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(resumeServer.requests.length, 1);
       const sent = messagesOf(resumeServer.requests[0]!);
       assert.equal(sent[0]!.role, 'system');
-      assert.ok(sent[0]!.content.includes(summaryText), 'the stored summary is in the system prompt');
+      // The restored summary is in the system prompt (rendered for the larger window, so possibly with more of
+      // its lines): the same newest line and the same files.
+      const summaryLines = summaryText.split('\n');
+      const files = summaryLines.at(-1)!;
+      assert.match(files, /^Files touched: /);
+      assert.match(sent[0]!.content, /# Session summary\n/);
+      assert.ok(sent[0]!.content.includes(files), `${files}\nnot in\n${sent[0]!.content}`);
+      assert.ok(sent[0]!.content.includes(summaryLines.at(-2)!), 'the newest summary line');
       assert.ok(sent.length < MESSAGES / 2, `${sent.length} messages sent of ${MESSAGES + 1} stored`);
       assert.equal(sent.at(-1)!.content, 'Which notes did you rename?');
       assert.ok(sent.some((m) => m.content.startsWith('[Compressed]')), 'compressed copies come back compressed');

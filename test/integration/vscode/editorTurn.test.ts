@@ -1,6 +1,6 @@
-// The editor's turn wiring without the editor: the same pieces HarnessController assembles (turnEngine's
-// provider + tools, the approval dialog's answer mapping on the real gate, the hot-context prompt builder)
-// run a whole turn against the fake Ollama server in a real temp workspace.
+// The editor's turn wiring without the editor: the session HarnessController builds (createEditorSession with
+// turnEngine's provider and tools), the approval dialog's answer mapping on the real gate, run whole turns
+// against the fake Ollama server in a real temp workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile, access } from 'node:fs/promises';
@@ -10,12 +10,10 @@ import { startFakeOllamaServer } from '../../helpers/fakeLlm';
 import { EventBus } from '../../../src/core/agent/events';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ApprovalAsker } from '../../../src/core/approval/gate';
-import type { ChatMessage } from '../../../src/core/messages';
-import type { RiskLevel } from '../../../src/core/tools/tool';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createToolRegistry, runTurn } from '../../../src/vscode/agent/turnEngine';
-import { buildSystemPrompt, type ToolAccess } from '../../../src/vscode/agent/promptBuilder';
+import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/vscode/agent/turnEngine';
+import type { ToolAccess } from '../../../src/vscode/agent/promptBuilder';
 import { ALLOW, DENY, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
 import { describeEventForLog } from '../../../src/vscode/log/eventLog';
 import { Logger, type LogSink } from '../../../src/vscode/log/logger';
@@ -63,34 +61,24 @@ async function editorTurn(options: { ollamaHost: string; workspace: string; user
     if (line) log.write(line.level, line.message);
   });
   const fs = new NodeFileSystem();
-  const tracker = new ContextTracker();
-  const registry = createToolRegistry();
   const settings = { ...DEFAULT_SETTINGS, ollamaHost: options.ollamaHost, model: 'qwen3' };
-  const history: ChatMessage[] = [];
-  const allowedRisks: readonly RiskLevel[] | undefined = options.access === 'read-only' ? ['read'] : undefined;
-  const outcome = await runTurn(
-    history,
-    options.text,
-    {
-      provider: createChatProvider(settings, undefined, log),
-      model: settings.model,
-      registry,
-      gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: options.user.ask }),
-      bus,
-      toolContext: { roots: new WorkspaceRoots([{ name: 'ws', path: options.workspace }], fs), fs, runner: new NodeProcessRunner(), tracker },
-      buildSystemPrompt: () =>
-        buildSystemPrompt({
-          systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
-          tracker,
-          access: options.access,
-          loopBreakingTools: true,
-        }),
-      maxRounds: settings.maxRounds,
-      think: settings.think,
-      ...(allowedRisks && { allowedRisks }),
-    },
-    new AbortController().signal,
-  );
+  const session = createEditorSession({
+    provider: createChatProvider(settings, undefined, log),
+    model: settings.model,
+    settings,
+    access: options.access,
+    registry: createToolRegistry(),
+    gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: options.user.ask }),
+    tracker: new ContextTracker(),
+    roots: new WorkspaceRoots([{ name: 'ws', path: options.workspace }], fs),
+    fs,
+    runner: new NodeProcessRunner(),
+    bus,
+    systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
+    history: [],
+  });
+  const outcome = await session.send(options.text, new AbortController().signal);
+  const history = session.history;
   return { outcome, history, log: sink.lines };
 }
 
@@ -113,7 +101,7 @@ test('approve an edit after viewing the diff, deny a command: the file changes, 
     const user = new ScriptedUser([SHOW_DIFF, ALLOW, DENY]);
     const { outcome, log } = await editorTurn({ ollamaHost: server.origin, workspace, user, access: 'all', text: 'Say goodbye instead of hello in a.txt' });
 
-    assert.equal(outcome.reason, 'completed');
+    assert.equal(outcome.reason, 'completed', `${outcome.error}\n${log.join('\n')}`);
     assert.equal(await readFile(path.join(workspace, 'a.txt'), 'utf8'), 'goodbye world\n');
     await assert.rejects(access(path.join(workspace, 'ran.txt')), 'the denied command must not have run');
 
