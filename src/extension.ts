@@ -14,6 +14,11 @@ import { VsCodeFileSystem } from './vscode/ports/vsCodeFileSystem';
 import { VsCodeTerminalRunner } from './vscode/ports/vsCodeTerminalRunner';
 import { ApiKeyStore } from './vscode/secrets';
 import { HarnessStatusBar } from './vscode/status/statusBar';
+import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
+import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
+
+/** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
+let shutdownMcp: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
@@ -27,13 +32,21 @@ export function activate(context: vscode.ExtensionContext): void {
   const proposals = new ProposedContentProvider();
   const rules = new WorkspaceRuleStore(context.workspaceState);
   const apiKeys = new ApiKeyStore(context.secrets, redactor);
+  // MCP servers start when the chat is first shown or a turn starts, never at activation.
+  const mcp = createMcp({ context, log, getRegistry: () => controller.toolRegistry() });
+  shutdownMcp = () => mcp.service.shutdown();
+  // Durable sessions: the database opens on the first turn or when the History is shown, never at activation.
+  const sessions = createSessionService(context, store, log);
+  const fs = new VsCodeFileSystem();
   const controller = new HarnessController({
     store,
     log,
+    sessions,
+    beforeTurn: (signal) => mcp.service.beforeTurn(signal, (message) => store.notice(message)),
     rules,
     apiKeys,
     ask: createModalApprovalAsker({ proposals, log }),
-    fs: new VsCodeFileSystem(),
+    fs,
     calibration: {
       get: (key) => context.globalState.get<string>(`localharness.calibration.${key}`),
       set: async (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
@@ -46,9 +59,10 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   const chatView = new ChatViewProvider(context.extensionUri, store, controller, log);
   const statusBar = new HarnessStatusBar();
-  const updateStatus = () => statusBar.update(controller.statusInfo());
+  const updateStatus = () => statusBar.update({ ...controller.statusInfo(), ...mcpStatusOf(mcp.service.summary()) });
   const offStore = store.subscribe(updateStatus);
   const offStatus = controller.onDidChangeStatus(updateStatus);
+  sub.push(...mcp.disposables, mcp.service.onDidChange(updateStatus));
   updateStatus();
 
   sub.push(
@@ -56,18 +70,30 @@ export function activate(context: vscode.ExtensionContext): void {
     registerProposedContent(proposals),
     controller,
     chatView,
-    ChatViewProvider.register(chatView),
+    // ChatViewProvider.register's options, with the MCP servers starting when the chat is first shown.
+    vscode.window.registerWebviewViewProvider(
+      ChatViewProvider.viewType,
+      notifyWhenResolved(chatView, () => void mcp.service.warmUp()),
+      { webviewOptions: { retainContextWhenHidden: false } },
+    ),
     // The "Model Server" view only exists to carry the welcome text shown when no server answers.
     vscode.window.registerTreeDataProvider('localharness.serverStatus', { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
     statusBar,
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
     apiKeys.onDidChange(() => controller.invalidateSession('API key changed')),
+    ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs }),
     ...registerCommands({ controller, chatView, rules, apiKeys, log, channel, extensionId: context.extension.id }),
     { dispose: () => (offStore(), offStatus()) },
   );
   log.info(`Local Harness ${context.extension.packageJSON?.version ?? ''} activated in ${(performance.now() - started).toFixed(1)} ms`);
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions; VS Code disposes it (cancelling a running turn).
+export function deactivate(): Promise<void> | undefined {
+  // Everything is in context.subscriptions; VS Code disposes it (cancelling a running turn). MCP servers are
+  // child processes: wait for them to exit.
+  return shutdownMcp?.();
+}
+
+function mcpStatusOf(summary: string | undefined): { mcpTools?: string } {
+  return summary ? { mcpTools: summary } : {};
 }

@@ -1,7 +1,8 @@
 // The chat panel: receives validated host messages, folds events into its copy of the state right away,
 // and renders at most once per animation frame. Intents go back to the host; the panel decides nothing.
 import type { ChatViewState, HostToWebview, HotContextView, PanelCommand } from '../src/shared/protocol';
-import { PanelCommandSchema } from '../src/shared/protocol';
+import { PanelCommandSchema, SessionActionSchema } from '../src/shared/protocol';
+import { renderHistory } from './historyPanel';
 import { reduceAll } from '../src/shared/chatState';
 import { Composer } from './composer';
 import { ConversationView } from './conversationView';
@@ -39,6 +40,7 @@ export class ChatApp {
   private fullRedraw = false;
   private resyncRequested = false;
   private hotContextOpen = false;
+  private historyOpen = false;
   private frameCount = 0;
   private slowFrames = 0;
   private maxFrameMs = 0;
@@ -64,6 +66,7 @@ export class ChatApp {
   start(): void {
     this.channel.post({ type: 'ready' });
     if (this.ui.get().hotContextOpen) this.setHotContextOpen(true);
+    if (this.ui.get().historyOpen) this.setHistoryOpen(true);
   }
 
   /** Entry for `message` events from the host. */
@@ -104,6 +107,10 @@ export class ChatApp {
         return;
       case 'prefill':
         this.composer.prefill(msg.text);
+        return;
+      case 'sessions':
+        renderHistory(this.layout.historyPanel, { sessions: msg.sessions, currentId: msg.currentId, ...(msg.note !== undefined && { note: msg.note }) }, this.deps.doc);
+        if (msg.reveal && !this.historyOpen) this.showHistoryPanel(true);
         return;
     }
   }
@@ -168,6 +175,8 @@ export class ChatApp {
       if (name) channel.post({ type: 'selectModel', name });
     });
     layout.hotContextToggle.addEventListener('click', () => this.setHotContextOpen(!this.hotContextOpen));
+    layout.historyToggle.addEventListener('click', () => this.setHistoryOpen(!this.historyOpen));
+    layout.historyPanel.addEventListener('click', (e) => this.onHistoryClick(e));
     layout.conversation.addEventListener('click', (e) => this.onConversationClick(e));
     layout.conversation.addEventListener('scroll', () => {
       this.ui.patch({ scrollTop: this.conversation.isFollowing ? null : Math.round(layout.conversation.scrollTop) });
@@ -203,6 +212,27 @@ export class ChatApp {
 
   private runCommand(command: PanelCommand): void {
     this.channel.post({ type: 'runCommand', command });
+  }
+
+  private setHistoryOpen(open: boolean): void {
+    this.showHistoryPanel(open);
+    this.channel.post({ type: 'sessions', open });
+  }
+
+  private showHistoryPanel(open: boolean): void {
+    this.historyOpen = open;
+    this.layout.historyPanel.hidden = !open;
+    this.layout.historyToggle.setAttribute('aria-expanded', String(open));
+    this.ui.patch({ historyOpen: open });
+  }
+
+  private onHistoryClick(e: Event): void {
+    const target = e.target as Element | null;
+    const button = target && typeof target.closest === 'function' ? target.closest('button[data-session-action]') : null;
+    if (!button) return;
+    const action = SessionActionSchema.safeParse(button.getAttribute('data-session-action'));
+    const id = button.getAttribute('data-session-id');
+    if (action.success && id) this.channel.post({ type: 'sessionAction', action: action.data, id });
   }
 
   private setHotContextOpen(open: boolean): void {

@@ -12,6 +12,8 @@ export interface Layout {
   contextText: HTMLElement;
   hotContextToggle: HTMLButtonElement;
   hotContextPanel: HTMLElement;
+  historyToggle: HTMLButtonElement;
+  historyPanel: HTMLElement;
   conversation: HTMLElement;
   status: HTMLElement;
   input: HTMLTextAreaElement;
@@ -30,7 +32,10 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   const refreshModels = button(doc, 'Refresh models', 'icon-button refresh-models', '↻');
   refreshModels.title = 'Refresh the model list';
   const newChat = button(doc, 'New chat', 'secondary new-chat');
-  toolbar.append(modelPicker, refreshModels, newChat);
+  const historyToggle = button(doc, 'History', 'secondary history-toggle');
+  historyToggle.setAttribute('aria-expanded', 'false');
+  historyToggle.title = 'Past sessions: open, rename, delete, export';
+  toolbar.append(modelPicker, refreshModels, historyToggle, newChat);
 
   const modelError = h(doc, 'div', 'model-error');
   modelError.hidden = true;
@@ -55,6 +60,12 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   hotContextPanel.hidden = true;
   hotContextToggle.setAttribute('aria-controls', hotContextPanel.id);
 
+  const historyPanel = h(doc, 'section', 'history');
+  historyPanel.setAttribute('aria-label', 'History');
+  historyPanel.id = 'session-history';
+  historyPanel.hidden = true;
+  historyToggle.setAttribute('aria-controls', historyPanel.id);
+
   const conversation = h(doc, 'div', 'conversation');
   conversation.setAttribute('role', 'log');
   conversation.setAttribute('aria-label', 'Conversation');
@@ -78,7 +89,7 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   actions.append(stop, send);
   composer.append(input, inputError, actions);
 
-  root.append(toolbar, modelError, infoBar, hotContextPanel, conversation, status, composer);
+  root.append(toolbar, modelError, infoBar, hotContextPanel, historyPanel, conversation, status, composer);
   mount.replaceChildren(root);
   return {
     root,
@@ -90,6 +101,8 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
     contextText,
     hotContextToggle,
     hotContextPanel,
+    historyToggle,
+    historyPanel,
     conversation,
     status,
     input,

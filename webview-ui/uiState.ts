@@ -7,12 +7,13 @@ import type { VsCodeApi } from './host';
 const UiStateSchema = z.object({
   draft: z.catch(z.string().check(z.maxLength(MAX_USER_MESSAGE)), ''),
   hotContextOpen: z.catch(z.boolean(), false),
+  historyOpen: z.catch(z.boolean(), false),
   /** Null while following the stream at the bottom. */
   scrollTop: z.catch(z.nullable(z.number().check(z.nonnegative())), null),
 });
 export type UiState = z.infer<typeof UiStateSchema>;
 
-const DEFAULTS: UiState = { draft: '', hotContextOpen: false, scrollTop: null };
+const DEFAULTS: UiState = { draft: '', hotContextOpen: false, historyOpen: false, scrollTop: null };
 
 export class UiStateStore {
   private state: UiState;
@@ -29,7 +30,14 @@ export class UiStateStore {
 
   patch(change: Partial<UiState>): void {
     const next = { ...this.state, ...change };
-    if (next.draft === this.state.draft && next.hotContextOpen === this.state.hotContextOpen && next.scrollTop === this.state.scrollTop) return;
+    if (
+      next.draft === this.state.draft &&
+      next.hotContextOpen === this.state.hotContextOpen &&
+      next.historyOpen === this.state.historyOpen &&
+      next.scrollTop === this.state.scrollTop
+    ) {
+      return;
+    }
     this.state = next;
     this.api.setState(next);
   }

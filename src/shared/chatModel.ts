@@ -17,7 +17,7 @@ export const ToolStatusSchema = z.enum(['running', 'done', 'error', 'denied']);
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 /** Next steps an error can offer as buttons; the host maps each to a command. */
-export const ErrorActionSchema = z.enum(['openSettings', 'showLogs', 'selectModel']);
+export const ErrorActionSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'resumeSession']);
 export type ErrorAction = z.infer<typeof ErrorActionSchema>;
 
 export const ApprovalStateSchema = z.enum(['pending', 'approved', 'denied']);
@@ -32,7 +32,13 @@ export const ToolApprovalSchema = z.object({
 });
 export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
 
-export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text });
+/**
+ * Set on a message the context manager compressed: the text the model now sees instead of the original
+ * (the panel shows it as "[Compressed]" with the original expandable).
+ */
+const Compressed = z.optional(Text);
+
+export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text, compressed: Compressed });
 export const AssistantItemSchema = z.object({
   kind: z.literal('assistant'),
   id: Id,
@@ -40,6 +46,7 @@ export const AssistantItemSchema = z.object({
   thinking: Text,
   /** True while deltas may still be appended to this item. */
   streaming: z.boolean(),
+  compressed: Compressed,
 });
 export const ToolItemSchema = z.object({
   kind: z.literal('tool'),
@@ -53,6 +60,7 @@ export const ToolItemSchema = z.object({
   progress: z.optional(Text),
   result: z.optional(Text),
   durationMs: z.optional(z.number().check(z.nonnegative())),
+  compressed: Compressed,
 });
 /** Display-only: shown in the panel, never part of what the model reads. */
 export const NoticeItemSchema = z.object({ kind: z.literal('notice'), id: Id, text: Text });
@@ -91,6 +99,10 @@ export const ChatViewStateSchema = z.object({
   nextId: Count,
 });
 export type ChatViewState = z.infer<typeof ChatViewStateSchema>;
+
+/** Which item a compression mark is for: the `occurrence`-th (0-based) item of that kind whose key matches. */
+export const CompressedTargetSchema = z.enum(['user', 'assistant', 'tool']);
+export type CompressedTarget = z.infer<typeof CompressedTargetSchema>;
 
 export const TurnEndReasonSchema = z.enum(['completed', 'task_completion', 'ask_question', 'max_rounds', 'cancelled', 'error']);
 
@@ -131,6 +143,11 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('context_limit'), available: z.nullable(Count) }),
   z.object({ type: z.literal('turn_end'), reason: TurnEndReasonSchema, result: z.optional(Text) }),
   z.object({ type: z.literal('reset') }),
+  /**
+   * A message was compressed. `key` is the user's or assistant's text, or the tool call id, of the original;
+   * `text` is what the model sees now.
+   */
+  z.object({ type: z.literal('compressed'), target: CompressedTargetSchema, key: Text, occurrence: Count, text: Text }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEventSchema>;
 export type ChatEventType = ChatEvent['type'];

@@ -3,6 +3,7 @@
 // Updates are immutable and touch only the changed item, so the view can diff by identity.
 import type { ChatEvent, ChatItem, ChatViewState, ToolItem } from './chatModel';
 import { MAX_TOOL_TEXT } from './chatModel';
+import { markCompressed } from './compressedMarks';
 
 export function initialChatState(available: number | null = null): ChatViewState {
   return { items: [], busy: false, status: null, context: { used: 0, available }, nextId: 1 };
@@ -67,6 +68,10 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
       return endTurn(state, event.reason, event.result);
     case 'reset':
       return { ...initialChatState(state.context.available), nextId: state.nextId };
+    case 'compressed': {
+      const items = markCompressed(state.items, event);
+      return items === state.items ? state : { ...state, items };
+    }
   }
 }
 

@@ -20,6 +20,22 @@ export function isWebLink(url: string): boolean {
 
 // ---- host -> webview ----
 
+/** One stored session in the History view. */
+export const SessionEntrySchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
+  title: z.string().check(z.maxLength(1000)),
+  model: z.string().check(z.maxLength(500)),
+  /** Last change, ms since the epoch. */
+  updatedAt: z.number().check(z.nonnegative()),
+  messageCount: z.int().check(z.nonnegative()),
+  /** Stopped in the middle of a turn (the window closed or crashed). */
+  interrupted: z.boolean(),
+});
+export type SessionEntry = z.infer<typeof SessionEntrySchema>;
+
+export const SessionActionSchema = z.enum(['open', 'rename', 'delete', 'exportMarkdown', 'exportJson']);
+export type SessionAction = z.infer<typeof SessionActionSchema>;
+
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
   /** The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. */
   z.object({ type: z.literal('snapshot'), seq: Seq, state: ChatViewStateSchema }),
@@ -38,13 +54,23 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focus') }),
   /** Put text into the message box without sending it. */
   z.object({ type: z.literal('prefill'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE)) }),
+  /** The stored sessions for the History view. `reveal` opens the view (the Show Sessions command). */
+  z.object({
+    type: z.literal('sessions'),
+    sessions: z.array(SessionEntrySchema).check(z.maxLength(10_000)),
+    /** The session the panel shows, null for a chat not saved yet. */
+    currentId: z.nullable(z.string().check(z.maxLength(200))),
+    /** Why the list is empty or cannot change (no database, read-only in this window). */
+    note: z.optional(z.string().check(z.maxLength(5000))),
+    reveal: z.optional(z.boolean()),
+  }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
 // ---- webview -> host ----
 
 /** Commands the panel may ask the host to run; the host maps them to `localharness.*` command ids. */
-export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules']);
+export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
@@ -60,6 +86,9 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8000), z.refine(isWebLink, 'only http and https links')) }),
   z.object({ type: z.literal('copy'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
   z.object({ type: z.literal('runCommand'), command: PanelCommandSchema }),
+  /** The History view opened (host sends the session list) or closed. */
+  z.object({ type: z.literal('sessions'), open: z.boolean() }),
+  z.object({ type: z.literal('sessionAction'), action: SessionActionSchema, id: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

@@ -44,6 +44,7 @@ const ACTION_LABELS: Record<ErrorAction, string> = {
   openSettings: 'Open settings',
   showLogs: 'Show logs',
   selectModel: 'Select model',
+  resumeSession: 'Resume',
 };
 
 export class ErrorView implements ItemView {

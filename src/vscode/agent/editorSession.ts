@@ -7,6 +7,8 @@ import type { ApprovalGate } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ContextTracker } from '../../core/context/tracker';
 import type { ChatMessage } from '../../core/messages';
+import type { CompressionReport } from '../../core/compression/compressor';
+import type { ContextState } from '../../core/compression/view';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
 import type { ChatProvider } from '../../core/provider';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
@@ -35,6 +37,12 @@ export interface EditorSessionInput {
   previous?: AgentSession;
   /** Keeps per-model token calibration between sessions. */
   calibration?: KeyValuePort;
+  /** Persists each message the moment it exists (durable sessions). */
+  onMessage?: (message: ChatMessage) => void | Promise<void>;
+  /** Every compression, with the session (for its context state and the originals of compressed copies). */
+  onCompression?: (report: CompressionReport, session: AgentSession) => void;
+  /** Eviction point and summary of a stored session being continued (used when there is no `previous`). */
+  initialState?: ContextState;
 }
 
 /**
@@ -46,8 +54,8 @@ export const EDITOR_AGENT_SETTINGS: TurnHooksSettingsInput = { policy: { maxComp
 export function createEditorSession(input: EditorSessionInput): AgentSession {
   const { settings, bus } = input;
   const allowedRisks = allowedRisksFor(input.access);
-  const previousState = input.previous?.context?.state();
-  return new AgentSession({
+  const previousState = input.previous?.context?.state() ?? input.initialState;
+  const session: AgentSession = new AgentSession({
     provider: input.provider,
     model: input.model,
     registry: input.registry,
@@ -65,12 +73,15 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     ...(allowedRisks && { allowedRisks }),
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],
+    ...(input.onMessage && { onMessage: input.onMessage }),
     context: {
       ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
       ...(input.calibration && { calibrationStore: input.calibration }),
       ...(previousState && { initialState: previousState }),
       onWarning: (message) => bus.emit({ type: 'notice', message }),
       onStatus: (message) => bus.emit({ type: 'status', message }),
+      ...(input.onCompression && { onCompression: (report: CompressionReport) => input.onCompression!(report, session) }),
     },
   });
+  return session;
 }

@@ -27,6 +27,9 @@ import { NO_FOLDER, systemInfo, workspaceFolders } from '../workspaceInfo';
 import type { ToolAccess } from './promptBuilder';
 import { modelListProblem } from './modelText';
 import { ModelService, type TurnEngine } from './modelService';
+import type { ContextState } from '../../core/compression/view';
+import type { EditorSessionService } from '../sessions/sessionService';
+import { showCompression } from '../sessions/liveCompression';
 
 export interface HarnessControllerDeps {
   store: ChatStateStore;
@@ -42,6 +45,10 @@ export interface HarnessControllerDeps {
   loadEngine?: () => Promise<TurnEngine>;
   readSettings?: () => ParsedSettings;
   isTrusted?: () => boolean;
+  /** Durable sessions: every message, tool audit and file checkpoint of the chat is saved (absent: nothing is). */
+  sessions?: EditorSessionService;
+  /** Runs before each turn once the tool registry exists (MCP servers start and join it); must not throw. */
+  beforeTurn?: (signal: AbortSignal) => Promise<void>;
 }
 
 export const RESTRICTED_NOTICE =
@@ -67,6 +74,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private unreachable: string | undefined;
   private activeModel = '';
   private restrictedNoticeShown = false;
+  /** Eviction point and summary of a stored session opened from the History, for the next session built. */
+  private restoredState: ContextState | undefined;
   readonly models: ModelService;
   private readonly modelListeners = new Set<() => void>();
   private readonly hotListeners = new Set<() => void>();
@@ -81,6 +90,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
       onReachability: (message) => this.setUnreachable(message),
     });
     this.bus.on((event) => deps.store.applyAgentEvent(event));
+    if (deps.sessions) this.bus.on((event) => deps.sessions!.onEvent(event));
     this.bus.on((event) => {
       const line = describeEventForLog(event);
       if (line) deps.log.write(line.level, line.message);
@@ -128,6 +138,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.stop();
     // Let the cancelled turn finish emitting before the view is cleared.
     if (running) await running.done;
+    await this.deps.sessions?.detach();
+    this.restoredState = undefined;
     this.history = [];
     this.sessionRules = [];
     this.gate = undefined;
@@ -248,6 +260,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (access === 'read-only') this.showRestrictedNotice();
     if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
     this.registry ??= engine.createToolRegistry();
+    await this.deps.beforeTurn?.(signal);
     this.runner ??= this.deps.createRunner(engine.createFallbackRunner());
     this.policyRules.splice(0, this.policyRules.length, ...this.sessionRules, ...this.deps.rules.list(), ...settings.rules);
     this.autoApprove.splice(0, this.autoApprove.length, ...settings.autoApprove);
@@ -257,7 +270,9 @@ export class HarnessController implements ChatController, vscode.Disposable {
       onRemember: (rule, scope) => this.remember(rule, scope),
     });
 
-    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, access, folders]);
+    // Saved from its first message on (a new stored session), or continuing the one opened from the History.
+    const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
+    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, access, folders, recording?.id ?? null]);
     if (this.agent?.key !== key) {
       const session = engine.createEditorSession({
         provider,
@@ -275,12 +290,27 @@ export class HarnessController implements ChatController, vscode.Disposable {
         history: this.history,
         ...(this.agent && { previous: this.agent.session }),
         ...(this.deps.calibration && { calibration: this.deps.calibration }),
+        ...(recording && {
+          fs: recording.wrapFileSystem(this.deps.fs),
+          calibration: recording.recorder.kv,
+          onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
+        }),
+        onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
+        ...(this.restoredState && { initialState: this.restoredState }),
       });
+      this.restoredState = undefined;
       if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');
       this.agent = { key, session };
       this.history = session.history;
     }
-    const outcome = await this.agent.session.send(text, signal);
+    const saveFailed = (err: unknown) => this.deps.log.warn(`sessions: could not mark the turn: ${errorMessage(err)}`);
+    await recording?.recorder.beginTurn().catch(saveFailed);
+    let outcome;
+    try {
+      outcome = await this.agent.session.send(text, signal);
+    } finally {
+      await recording?.recorder.endTurn().catch(saveFailed);
+    }
     this.deps.log.info(`turn finished: ${outcome.reason} after ${outcome.rounds} round(s)`);
     // A turn that got past the first model call proves the server answers.
     const answered = outcome.reason !== 'error' && outcome.reason !== 'cancelled';
@@ -315,6 +345,39 @@ export class HarnessController implements ChatController, vscode.Disposable {
     } catch {
       // The meter keeps its previous value; the log already has the reason.
     }
+  }
+
+  /** The session the last turn ran on (undefined before the first turn of a chat). */
+  get agentSession(): AgentSession | undefined {
+    return this.agent?.session;
+  }
+
+  /**
+   * Continue a stored conversation (History → open): like New Chat, but the model's history is `history` and
+   * the context manager starts from `state`. The caller fills the panel.
+   */
+  async restoreConversation(history: readonly ChatMessage[], state: ContextState | undefined): Promise<void> {
+    const running = this.turn;
+    this.stop();
+    if (running) await running.done;
+    this.history = [...history];
+    this.restoredState = state;
+    this.sessionRules = [];
+    this.gate = undefined;
+    this.agent = undefined;
+    this.trackerOff();
+    this.tracker = new ContextTracker();
+    this.tracker.setEditorActivity(this.editor);
+    this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
+    this.deps.log.info(`conversation restored: ${history.length} message(s)`);
+    this.fire(this.hotListeners);
+  }
+
+  /** The chat's one tool registry (built-in tools; MCP servers add theirs). Loads the engine on first use. */
+  async toolRegistry(): Promise<ToolRegistry> {
+    const engine = await this.loadEngine();
+    this.registry ??= engine.createToolRegistry();
+    return this.registry;
   }
 
   private loadEngine(): Promise<TurnEngine> {

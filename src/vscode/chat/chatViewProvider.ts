@@ -15,6 +15,7 @@ const PANEL_COMMANDS: Record<PanelCommand, string> = {
   showLogs: 'localharness.showLogs',
   selectModel: 'localharness.selectModel',
   manageApprovalRules: 'localharness.manageApprovalRules',
+  resumeSession: 'localharness.resumeSession',
 };
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -30,6 +31,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly unsubscribers: Array<() => void> = [];
   /** Requests made before the webview was listening (focus, prefill), delivered on its `ready`; latest per type. */
   private readonly deferred = new Map<HostToWebview['type'], HostToWebview>();
+  /** The History view's requests (src/vscode/sessions); set once the session service exists. */
+  sessionsHandler: ((msg: Extract<WebviewToHost, { type: 'sessions' | 'sessionAction' }>) => Promise<void>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -91,6 +94,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   revealHotContext(): void {
     this.hotContextOpen = true;
     this.postOrDefer({ type: 'hotContext', view: this.controller.showHotContext(), reveal: true });
+  }
+
+  /** Send the stored-session list to the History view (`reveal` opens it; kept until the view is ready). */
+  postSessions(message: Extract<HostToWebview, { type: 'sessions' }>): void {
+    if (message.reveal) this.postOrDefer(message);
+    else void this.bridge.post(message);
   }
 
   async refreshModels(): Promise<void> {
@@ -167,6 +176,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'runCommand':
         await vscode.commands.executeCommand(PANEL_COMMANDS[msg.command]);
+        return;
+      case 'sessions':
+      case 'sessionAction':
+        await this.sessionsHandler?.(msg);
         return;
       case 'perf':
         this.log.info(`chat view perf: ${msg.name} ${msg.ms.toFixed(1)} ms${msg.count !== undefined ? ` (${msg.count} items)` : ''}`);

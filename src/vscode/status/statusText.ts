@@ -11,6 +11,8 @@ export interface StatusInfo {
   unreachable?: string;
   /** Restricted Mode: only read tools. */
   restricted?: boolean;
+  /** What the MCP tools cost, e.g. "MCP tools: 9 from \"memory\", about 1,234 tokens of every request." */
+  mcpTools?: string;
 }
 
 /** 950 → "950", 1234 → "1.2k", 12345 → "12k", 1_200_000 → "1.2M"; window sizes like 32768 → "32k" as people say them. */
@@ -41,6 +43,7 @@ export function statusTooltip(info: StatusInfo): string {
   if (info.busy) lines.push('Working on a turn…');
   if (info.unreachable) lines.push(info.unreachable);
   if (info.restricted) lines.push('Restricted Mode: only read tools are offered until you trust this workspace.');
+  if (info.mcpTools) lines.push(info.mcpTools);
   lines.push('Click to open the chat.');
   return lines.join('\n');
 }

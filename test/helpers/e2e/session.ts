@@ -124,6 +124,9 @@ export class E2ESession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Keep the extension's own log of every run next to the screenshots (requests, tool calls, timings).
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(path.join(ARTIFACTS, `${this.name}-extension.log`), this.extensionLog());
     await this.workbench.close().catch(() => undefined);
     await this.server.stop();
     await this.llm.close();

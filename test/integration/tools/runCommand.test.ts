@@ -66,8 +66,16 @@ describe('run_command', { skip: !posix && 'POSIX shell tests' }, () => {
 
   it('is cancelled through the turn signal', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
+    // Abort once the shell is really running (a fixed delay races the shell's start on a loaded machine).
+    const started = (async () => {
+      for (let i = 0; i < 400; i++) {
+        if (await readFile(ws.abs('c.pid'), 'utf8').then((t) => t.trim() !== '', () => false)) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      controller.abort();
+    })();
     const r = await h.call('run_command', { command: 'echo $$ > c.pid; sleep 30' }, controller.signal);
+    await started;
     assert.equal(r.ok, false);
     assert.match(r.content, /Cancelled/);
     assert.deepEqual(await waitUntilGone(parsePids(await readFile(ws.abs('c.pid'), 'utf8'))), []);

@@ -1,0 +1,197 @@
+// Records one conversation into a SessionStore while an AgentSession runs it: every message the moment it
+// exists, the tool audit (from events), file checkpoints (the undo stack), per-model calibration, compressed
+// copies (linked to their stored originals) and the context state. The CLI and the editor both use it.
+import type { ChatMessage } from '../core/messages';
+import type { AgentEvent } from '../core/agent/events';
+import type { CheckpointSink } from '../core/checkpoints/checkpointingFileSystem';
+import type { CompressionReport } from '../core/compression/compressor';
+import type { ContextState } from '../core/compression/view';
+import type { KeyValuePort } from '../core/context/calibration';
+import { PersistenceError } from './errors';
+import type { SessionStore } from './sessionStore';
+import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
+import type { SessionInfo, StoredMessage } from './types';
+
+export interface SessionMeta {
+  title: string;
+  model: string;
+  provider: string;
+}
+
+export interface RecorderOptions {
+  /** Continue this stored session; absent: a new session is created from `meta`. */
+  sessionId?: string;
+  meta: SessionMeta;
+  /** Things the user should hear about (an interrupted session, an unreadable context state, a failed write). */
+  warn: (message: string) => void;
+  /**
+   * When set, a failed message write is reported here and the turn goes on (the editor: the conversation
+   * matters more than its copy on disk). Unset, the write's error propagates and stops the turn (the CLI).
+   */
+  onWriteError?: (err: unknown) => void;
+}
+
+export interface SessionRecorder {
+  readonly id: string;
+  /** The stored session as it was when recording started. */
+  readonly info: SessionInfo;
+  /** The conversation as the model should see it now (compressed copies in place of originals). */
+  readonly history: ChatMessage[];
+  /** Eviction point and summary from the last run of this session (undefined for a new one). */
+  readonly contextState: ContextState | undefined;
+  /** The session was interrupted in the middle of a turn the last time it ran. */
+  readonly interrupted: boolean;
+  onMessage(message: ChatMessage): Promise<void>;
+  onEvent(event: AgentEvent): void;
+  /**
+   * Stores a compression: each compressed copy as a new version of its stored message (linked by
+   * compressed_from, the original kept), the session summary, and the context state.
+   */
+  onCompression(report: CompressionReport, state: ContextState | undefined): void;
+  readonly checkpoints: CheckpointSink;
+  /** Per-model token calibration survives between runs. */
+  readonly kv: KeyValuePort;
+  beginTurn(): Promise<void>;
+  endTurn(): Promise<void>;
+  /** The stored row a message object was saved as (its newest version), if any. */
+  rowIdOf(message: ChatMessage): number | undefined;
+  /** Waits for the writes still running in the background (tool audit, compressions). */
+  settle(): Promise<void>;
+}
+
+/** Throws PersistenceError('not-found') when `sessionId` names no stored session. */
+export async function startRecording(store: SessionStore, options: RecorderOptions): Promise<SessionRecorder> {
+  const { warn } = options;
+  // Which stored row each message object is, so a compressed copy can be linked to its original.
+  const rowIds = new WeakMap<ChatMessage, number>();
+  let history: ChatMessage[] = [];
+  let contextState: ContextState | undefined;
+  let info: SessionInfo;
+  let interrupted = false;
+  if (options.sessionId !== undefined) {
+    const existing = await store.getSession(options.sessionId);
+    if (!existing) throw new PersistenceError('not-found', `No session with id ${options.sessionId}.`);
+    info = existing;
+    interrupted = existing.status === 'interrupted';
+    const rows = await store.loadMessages(existing.id);
+    history = rows.map((row) => {
+      const message = toChatMessage(row);
+      rowIds.set(message, row.id);
+      return message;
+    });
+    const storedState = await store.getKv(contextStateKey(existing.id));
+    contextState = decodeContextState(storedState);
+    if (storedState !== undefined && !contextState) {
+      warn(`the saved context state of session ${existing.id} is unreadable; continuing from the whole stored history.`);
+    }
+    if (interrupted) {
+      // A read-only store (another window writes) cannot clear the mark; the writer will.
+      await store.markActive(existing.id).catch((err: unknown) => {
+        if (!(err instanceof PersistenceError && err.code === 'read-only')) throw err;
+      });
+    }
+  } else {
+    info = await store.createSession({ ...options.meta, title: cleanTitle(options.meta.title) });
+  }
+  const sid = info.id;
+
+  // Audit rows are written from events; keep what the approval said until the result arrives.
+  const approvals = new Map<string, string>();
+  const callArgs = new Map<string, unknown>();
+  const pendingAudits = new Set<Promise<unknown>>();
+  // Compressions are stored one after another, in the order they happened.
+  let compressionWrites: Promise<void> = Promise.resolve();
+
+  const storeCompression = async (report: CompressionReport, state: ContextState | undefined) => {
+    for (const c of report.compressed) {
+      const rowId = rowIds.get(c.original);
+      if (rowId === undefined) continue; // never stored (cannot happen for messages that went through onMessage)
+      const copyId = await store.updateMessage(rowId, {
+        content: c.compressed.content,
+        thinking: c.compressed.thinking ?? null,
+        ...(c.compressed.toolCalls && { toolCalls: c.compressed.toolCalls }),
+      });
+      // A later update of the same message must replace the newest version.
+      rowIds.set(c.original, copyId);
+      rowIds.set(c.compressed, copyId);
+    }
+    if (report.summary) await store.setSummary(sid, report.summary);
+    if (state) await store.setKv(contextStateKey(sid), encodeContextState(state));
+  };
+
+  return {
+    id: sid,
+    info,
+    history,
+    contextState,
+    interrupted,
+    onMessage: async (message) => {
+      try {
+        rowIds.set(message, await store.appendMessage(sid, message));
+      } catch (err) {
+        if (!options.onWriteError) throw err;
+        options.onWriteError(err);
+      }
+    },
+    onCompression: (report, state) => {
+      compressionWrites = compressionWrites
+        .then(() => storeCompression(report, state))
+        .catch((e: Error) => warn(`could not store the compressed context: ${e.message}`));
+    },
+    onEvent: (event) => {
+      if (event.type === 'tool_call') callArgs.set(event.id, event.arguments);
+      if (event.type === 'approval_result') approvals.set(event.id, event.approved ? (event.scope ?? 'once') : 'denied');
+      if (event.type === 'tool_result') {
+        const write = store
+          .recordToolAudit({
+            sessionId: sid,
+            toolCallId: event.id,
+            name: event.name,
+            arguments: callArgs.get(event.id) ?? null,
+            approval: approvals.get(event.id) ?? 'auto',
+            durationMs: event.durationMs,
+            outcome: event.denied ? 'denied' : event.ok ? 'ok' : 'error',
+          })
+          .catch((e: Error) => warn(`could not record the tool audit: ${e.message}`))
+          .finally(() => pendingAudits.delete(write));
+        pendingAudits.add(write);
+        callArgs.delete(event.id);
+        approvals.delete(event.id);
+      }
+    },
+    kv: {
+      get: async (key) => {
+        const v = await store.getKv(key);
+        return typeof v === 'string' ? v : undefined;
+      },
+      set: (key, value) => store.setKv(key, value),
+    },
+    checkpoints: { pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before) },
+    beginTurn: () => store.beginTurn(sid),
+    endTurn: () => store.endTurn(sid),
+    rowIdOf: (message) => rowIds.get(message),
+    settle: async () => {
+      await Promise.all([...pendingAudits]);
+      await compressionWrites;
+    },
+  };
+}
+
+export function toChatMessage(row: StoredMessage): ChatMessage {
+  const { role, content, thinking, toolCalls, toolCallId, toolName } = row;
+  return {
+    role,
+    content,
+    ...(thinking && { thinking }),
+    ...(toolCalls && { toolCalls }),
+    ...(toolCallId && { toolCallId }),
+    ...(toolName && { toolName }),
+  };
+}
+
+/** A session title: the first line of the task, short enough for a list. */
+export function cleanTitle(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const title = line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return title || 'Untitled session';
+}

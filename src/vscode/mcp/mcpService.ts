@@ -1,0 +1,313 @@
+// The editor's MCP servers: reads their definitions (setting + workspace files, watched), owns one McpManager
+// on the chat's ToolRegistry, asks for consent, follows workspace trust, and feeds the view and the logs.
+// Nothing starts at activation: servers start when the chat view opens or the first turn begins.
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { McpManager } from '../../mcp/manager';
+import { commandLineOf, requiresConsent } from '../../mcp/commandLine';
+import type { McpServerConfig, McpServerStatus } from '../../mcp/types';
+import type { ToolRegistry } from '../../core/tools/registry';
+import { errorMessage, type Logger } from '../log/logger';
+import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers, type WorkspaceFileText } from './configSources';
+import { ConsentPolicy, ConsentStore } from './consent';
+import { askConsentInModal } from './consentDialog';
+import { McpLogChannels } from './logChannels';
+import { notStartedStatus, toolsSummary } from './serverView';
+
+export interface McpServiceDeps {
+  workspaceState: vscode.Memento;
+  log: Logger;
+  /** The chat's tool registry (loads the engine on first use). */
+  getRegistry: () => Promise<ToolRegistry>;
+  clientVersion: string;
+}
+
+const RELOAD_DEBOUNCE_MS = 200;
+
+export class McpService implements vscode.Disposable {
+  readonly consentStore: ConsentStore;
+  readonly consent: ConsentPolicy;
+  private readonly logs = new McpLogChannels();
+  private manager: McpManager | undefined;
+  private managerReady: Promise<McpManager> | undefined;
+  private config: CollectedServers = NO_SERVERS;
+  private configLoaded: Promise<void> | undefined;
+  private warm: Promise<void> | undefined;
+  /** A reload/start in flight: the next turn waits for it so it sees the new tools. */
+  private pending: Promise<void> = Promise.resolve();
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Servers the user stopped: a config reload doesn't start them again. */
+  private readonly userStopped = new Set<string>();
+  private lastNotice: string | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private watchers: vscode.Disposable[] = [];
+  private disposed: Promise<void> | undefined;
+
+  /** The servers' statuses or the configuration changed. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly deps: McpServiceDeps) {
+    this.consentStore = new ConsentStore(deps.workspaceState);
+    this.consent = new ConsentPolicy({
+      store: this.consentStore,
+      ask: askConsentInModal,
+      onDecision: (server, granted, how) => {
+        if (how !== 'remembered') deps.log.info(`MCP server "${server.name}": consent ${granted ? 'given' : 'refused'} (${how})`);
+      },
+    });
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('localharness.mcpServers')) this.scheduleReload('the setting localharness.mcpServers changed');
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watchFiles();
+        this.scheduleReload('the workspace folders changed');
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onTrustGranted()),
+    );
+    this.watchFiles();
+  }
+
+  /** Statuses for the view: the manager's, or the configured servers as not started yet. */
+  statuses(): McpServerStatus[] {
+    if (this.manager) return this.manager.statuses();
+    return this.config.servers.map((s) => notStartedStatus(s.name, s.source, commandLineOf(s)));
+  }
+
+  /** Problems with the definitions (bad JSON, invalid entries, duplicate names). */
+  configProblems(): { errors: string[]; warnings: string[] } {
+    return { errors: this.config.errors, warnings: this.config.warnings };
+  }
+
+  configured(): readonly McpServerConfig[] {
+    return this.config.servers;
+  }
+
+  summary(): string | undefined {
+    return toolsSummary(this.statuses(), !vscode.workspace.isTrusted);
+  }
+
+  /** Tokens of all MCP tool definitions (for the context meter). */
+  toolTokens(): number {
+    return this.manager?.totalToolTokens() ?? 0;
+  }
+
+  /** Read the definitions (once; later changes arrive through the watchers). */
+  loadConfig(): Promise<void> {
+    this.configLoaded ??= this.reload('first use');
+    return this.configLoaded;
+  }
+
+  /** Start every configured server (once per window). Never throws. */
+  warmUp(): Promise<void> {
+    this.warm ??= this.track(
+      (async () => {
+        await this.loadConfig();
+        if (this.config.servers.length === 0) return;
+        const manager = await this.ensureManager();
+        this.deps.log.info(`starting ${this.config.servers.length} MCP server(s)`);
+        await manager.startAll();
+      })().catch((err: unknown) => this.deps.log.error('MCP servers could not be started', err)),
+    );
+    return this.warm;
+  }
+
+  /**
+   * Before a turn: servers started (and consent asked) so their tools are in this turn's list, and a notice
+   * in the panel when the MCP tools changed since the last one. Cancelling the turn stops the wait, not the servers.
+   */
+  async beforeTurn(signal: AbortSignal, notice: (message: string) => void): Promise<void> {
+    void this.warmUp();
+    await untilAborted(this.pending, signal);
+    const summary = this.summary();
+    if (summary && summary !== this.lastNotice && !signal.aborted) notice(summary);
+    this.lastNotice = summary;
+  }
+
+  async start(name: string): Promise<void> {
+    const manager = await this.ensureManager();
+    this.userStopped.delete(name);
+    const config = this.config.servers.find((s) => s.name === name);
+    if (config) this.consent.askAgain(config);
+    await this.track(manager.start(name));
+  }
+
+  async stop(name: string): Promise<void> {
+    const manager = await this.ensureManager();
+    this.userStopped.add(name);
+    await manager.stop(name);
+  }
+
+  async restart(name: string): Promise<void> {
+    const manager = await this.ensureManager();
+    this.userStopped.delete(name);
+    const config = this.config.servers.find((s) => s.name === name);
+    if (config) this.consent.askAgain(config);
+    await this.track(manager.restart(name));
+  }
+
+  showLog(name: string): void {
+    const lines = this.manager?.serverNames().includes(name) ? [] : ['(not started yet: nothing logged)'];
+    this.logs.show(name, lines);
+  }
+
+  /** Consent was revoked for these servers: stop the ones that run. */
+  async stopRevoked(names: readonly string[]): Promise<void> {
+    if (!this.manager) return;
+    for (const name of names) {
+      if (!this.manager.serverNames().includes(name)) continue;
+      const state = this.manager.status(name).state;
+      if (state !== 'stopped' && state !== 'blocked') await this.manager.stop(name);
+    }
+  }
+
+  private ensureManager(): Promise<McpManager> {
+    this.managerReady ??= (async () => {
+      const [registry, { McpManager }] = await Promise.all([this.deps.getRegistry(), import('../../mcp/manager')]);
+      await this.loadConfig();
+      const manager = new McpManager({
+        registry,
+        consent: this.consent.port,
+        isWorkspaceTrusted: () => vscode.workspace.isTrusted,
+        clientVersion: this.deps.clientVersion,
+      });
+      manager.onDidChange(() => this.changed.fire());
+      manager.onDidLog(({ server, line }) => this.logs.append(server, line));
+      await manager.setServers(this.config.servers);
+      this.manager = manager;
+      this.changed.fire();
+      return manager;
+    })().catch((err: unknown) => {
+      this.managerReady = undefined;
+      throw err;
+    });
+    return this.managerReady;
+  }
+
+  private scheduleReload(why: string): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      void this.track(this.reload(why));
+    }, RELOAD_DEBOUNCE_MS);
+  }
+
+  private async reload(why: string): Promise<void> {
+    try {
+      const read = await readWorkspaceFiles();
+      const collected = collectServers({
+        setting: vscode.workspace.getConfiguration('localharness').inspect('mcpServers'),
+        files: read.files,
+        ...(vscode.workspace.workspaceFolders?.[0] && { firstFolder: vscode.workspace.workspaceFolders[0].uri.fsPath }),
+        userHome: os.homedir(),
+        env: process.env,
+      });
+      this.config = { ...collected, errors: [...read.errors, ...collected.errors] };
+    } catch (err) {
+      this.deps.log.error(`MCP configuration could not be read (${why})`, err);
+      return;
+    }
+    const { servers, errors, warnings } = this.config;
+    this.deps.log.info(`MCP configuration (${why}): ${servers.length ? servers.map((s) => s.name).join(', ') : 'no servers'}`);
+    for (const e of errors) this.deps.log.error(`MCP configuration: ${e}`);
+    for (const w of warnings) this.deps.log.warn(`MCP configuration: ${w}`);
+    for (const name of [...this.userStopped]) if (!servers.some((s) => s.name === name)) this.userStopped.delete(name);
+    this.changed.fire();
+    if (!this.manager) {
+      // Servers added after the first turn still start; before it, they wait like the rest.
+      if (this.warm && servers.length) void this.track(this.ensureManager().then((m) => this.startNew(m))).catch((err: unknown) => this.deps.log.error('MCP servers could not be started', err));
+      return;
+    }
+    try {
+      await this.manager.setServers(servers);
+    } catch (err) {
+      this.deps.log.error('MCP servers could not be updated', err);
+      return;
+    }
+    if (this.warm) await this.startNew(this.manager);
+  }
+
+  /** After a reload: start the new or changed servers (not the ones the user stopped). */
+  private async startNew(manager: McpManager): Promise<void> {
+    const fresh = manager.statuses().filter((s) => s.state === 'stopped' && !this.userStopped.has(s.name));
+    await Promise.all(fresh.map((s) => manager.start(s.name).catch((err: unknown) => this.deps.log.error(`MCP server "${s.name}"`, err))));
+  }
+
+  private onTrustGranted(): void {
+    const manager = this.manager;
+    if (!manager || !this.warm) return;
+    const blocked = manager.statuses().filter((s) => s.state === 'blocked' && requiresConsent(s.source));
+    if (blocked.length) this.deps.log.info(`workspace trusted: starting ${blocked.map((s) => s.name).join(', ')}`);
+    void this.track(Promise.all(blocked.map((s) => manager.start(s.name).catch(() => undefined))).then(() => undefined));
+  }
+
+  private watchFiles(): void {
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${WORKSPACE_MCP_FILES.join(',')}}`));
+      const onEvent = (uri: vscode.Uri) => this.scheduleReload(`${vscode.workspace.asRelativePath(uri)} changed`);
+      this.watchers.push(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
+    }
+  }
+
+  /** Remember work the next turn should wait for. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending = Promise.all([this.pending, settled]).then(() => undefined);
+    return work;
+  }
+
+  /** Stops every server and waits until their processes are gone. */
+  shutdown(): Promise<void> {
+    this.disposed ??= (async () => {
+      if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      for (const d of [...this.watchers, ...this.disposables]) d.dispose();
+      const manager = this.manager ?? (await this.managerReady?.catch(() => undefined));
+      await manager?.dispose().catch((err: unknown) => this.deps.log.error('MCP servers did not shut down cleanly', err));
+      this.logs.dispose();
+    })();
+    return this.disposed;
+  }
+
+  dispose(): void {
+    void this.shutdown();
+  }
+}
+
+/** The workspace files that exist; one that cannot be read is reported and the others still load. */
+async function readWorkspaceFiles(): Promise<{ files: WorkspaceFileText[]; errors: string[] }> {
+  const files: WorkspaceFileText[] = [];
+  const errors: string[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    for (const rel of WORKSPACE_MCP_FILES) {
+      const uri = vscode.Uri.joinPath(folder.uri, rel);
+      try {
+        const bytes = await vscode.workspace.fs.readFile(uri);
+        files.push({ folder: folder.uri.fsPath, path: uri.fsPath, text: new TextDecoder().decode(bytes) });
+      } catch (err) {
+        const missing = (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') || /ENOENT|EntryNotFound|FileNotFound/.test(errorMessage(err));
+        if (!missing) errors.push(`cannot read ${uri.fsPath}: ${errorMessage(err)}`);
+      }
+    }
+  }
+  return { files, errors };
+}
+
+/** Wait for `work`, but give up (without an error) when the signal aborts. */
+function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    work.then(done, done);
+  });
+}

@@ -1,0 +1,35 @@
+// Activation-time wiring of the MCP feature: the service, the "MCP Servers" view, the commands, and the hook
+// that starts the servers when the chat view is first shown. Creating these starts nothing.
+import * as vscode from 'vscode';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { Logger } from '../log/logger';
+import { registerMcpCommands } from './mcpCommands';
+import { McpService } from './mcpService';
+import { McpServerTree } from './serverTree';
+
+export interface McpWiringDeps {
+  context: Pick<vscode.ExtensionContext, 'workspaceState' | 'extension'>;
+  log: Logger;
+  getRegistry: () => Promise<ToolRegistry>;
+}
+
+export function createMcp(deps: McpWiringDeps): { service: McpService; disposables: vscode.Disposable[] } {
+  const service = new McpService({
+    workspaceState: deps.context.workspaceState,
+    log: deps.log,
+    getRegistry: deps.getRegistry,
+    clientVersion: String(deps.context.extension.packageJSON?.version ?? '0.0.0'),
+  });
+  const tree = new McpServerTree(service);
+  return { service, disposables: [service, tree.register(), ...registerMcpCommands(service, deps.log)] };
+}
+
+/** Wraps a webview view provider so `onShown` runs each time the view is resolved (shown after being hidden). */
+export function notifyWhenResolved(provider: vscode.WebviewViewProvider, onShown: () => void): vscode.WebviewViewProvider {
+  return {
+    resolveWebviewView: (view, context, token) => {
+      onShown();
+      return provider.resolveWebviewView(view, context, token);
+    },
+  };
+}
