@@ -232,7 +232,10 @@ export class ChatApp {
     if (!button) return;
     const action = SessionActionSchema.safeParse(button.getAttribute('data-session-action'));
     const id = button.getAttribute('data-session-id');
-    if (action.success && id) this.channel.post({ type: 'sessionAction', action: action.data, id });
+    if (!action.success || !id) return;
+    this.channel.post({ type: 'sessionAction', action: action.data, id });
+    // Opening shows the conversation: the list makes room for it.
+    if (action.data === 'open') this.setHistoryOpen(false);
   }
 
   private setHotContextOpen(open: boolean): void {

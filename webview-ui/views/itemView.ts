@@ -5,17 +5,19 @@ import type { ItemView, ViewContext } from './types';
 import { AssistantView } from './assistantView';
 import { ToolCardView } from './toolCardView';
 import { ErrorView, NoticeView, UserView } from './messageViews';
+import { CompressedMarkView } from './compressedMark';
 
 export type { ItemView, ViewContext } from './types';
 
 export function createItemView(item: ChatItem, ctx: ViewContext): ItemView {
   switch (item.kind) {
+    // These three can be compressed later: the mark view adds "[Compressed]" when the item says so.
     case 'user':
-      return new UserView(item, ctx);
+      return new CompressedMarkView(new UserView(item, ctx), item, ctx);
     case 'assistant':
-      return new AssistantView(item, ctx);
+      return new CompressedMarkView(new AssistantView(item, ctx), item, ctx);
     case 'tool':
-      return new ToolCardView(item, ctx);
+      return new CompressedMarkView(new ToolCardView(item, ctx), item, ctx);
     case 'notice':
       return new NoticeView(item, ctx);
     case 'error':
