@@ -8,6 +8,16 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production') || !watch;
 const require = createRequire(import.meta.url);
 
+// zod's ESM build has circular imports between its core and front-ends; when esbuild must wrap those modules for
+// lazy evaluation (any dynamic import() reaching them) the bundle can run a factory before its class exists.
+// Its CommonJS build resolves cycles the Node way, so bundle that one for the Node targets.
+const zodAsCommonJs = {
+  name: 'zod-cjs',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: require.resolve(args.path, { paths: [args.resolveDir] }) }));
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: production ? false : 'inline',
@@ -25,6 +35,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [zodAsCommonJs],
   },
   {
     ...common,
@@ -34,6 +45,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [zodAsCommonJs],
     define: { VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   },
   {

@@ -95,7 +95,7 @@ before(async () => {
     settings: { 'localharness.contextSize': 1_048_576, 'localharness.maxRounds': ROUNDS },
     files: Object.fromEntries(Array.from({ length: NOTES }, (_, i) => [`notes/n${i}.md`, `# Note ${i}\n\nSome text in note ${i}.\n`])),
   });
-  await session.chat.open();
+  await session.step('open panel', () => session.chat.open());
 }, { timeout: 240_000 });
 
 after(async () => {

@@ -29,7 +29,7 @@ let session: E2ESession;
 
 before(async () => {
   session = await E2ESession.start({ name: 'reload', script, provider: 'openai', model: 'tiny-coder', contextLength: 8192 });
-  await session.chat.open();
+  await session.step('open panel', () => session.chat.open());
 }, { timeout: 240_000 });
 
 after(async () => {

@@ -8,7 +8,6 @@ export class CompressedMarkView implements ItemView {
   readonly el: HTMLElement;
   private note: HTMLElement | undefined;
   private text: HTMLElement | undefined;
-  private toggle: HTMLButtonElement | undefined;
 
   constructor(
     private readonly inner: ItemView,
@@ -62,6 +61,5 @@ export class CompressedMarkView implements ItemView {
     this.el.classList.add('is-compressed');
     this.note = note;
     this.text = text;
-    this.toggle = toggle;
   }
 }

@@ -35,9 +35,13 @@ export function failureReason(err: ProviderError): string {
   }
 }
 
-function adviceFor(err: ProviderError): string {
+function adviceFor(err: ProviderError, endpoint: ModelEndpoint): string {
   const status = err.options.status ?? 0;
-  if (err.kind === 'connection_refused') return 'Start the model server (for Ollama: `ollama serve`) or correct the server URL in the settings';
+  if (err.kind === 'connection_refused') {
+    return endpoint.provider.id === 'ollama'
+      ? 'Start Ollama (`ollama serve`, or open the Ollama app) or correct the server URL in the settings'
+      : 'Start the server (LM Studio: Developer tab → start server, or `lms server start`; llama.cpp: `llama-server -m <model.gguf>`; vLLM: `vllm serve <model>`) or correct the base URL in the settings';
+  }
   if (err.kind === 'http' && status === 404) return 'Download or load the model (for Ollama: `ollama pull <model>`), or choose another model';
   if (err.kind === 'http' && status >= 500) return 'The server may have crashed or run out of memory: check its log, or try a smaller model or a smaller context size';
   if (err.kind === 'first_byte_timeout') return 'The model may still be loading: wait a moment, or raise the first-reply timeout';
@@ -56,5 +60,5 @@ export function allFailedMessage(failures: readonly EndpointFailure[]): string {
     .join('; ');
   const last = failures[failures.length - 1]!;
   const fallbackHint = failures.length === 1 ? ' You can also add fallback models in the settings.' : '';
-  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error)}, then send the message again.${fallbackHint}`;
+  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error, last.endpoint)}, then send the message again.${fallbackHint}`;
 }
