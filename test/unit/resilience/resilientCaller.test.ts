@@ -101,7 +101,7 @@ test('when everything fails: one plain ProviderError saying what failed and what
     assert.equal(err.retryable, false);
     assert.equal(
       err.message,
-      'The model did not answer. Tried qwen on Ollama at http://a: the server failed (HTTP 500) (2 attempts); llama on the OpenAI-compatible server at http://b: the server could not be reached. Start the model server (for Ollama: `ollama serve`) or correct the server URL in the settings, then send the message again.',
+      'The model did not answer. Tried qwen on Ollama at http://a: the server failed (HTTP 500) (2 attempts); llama on the OpenAI-compatible server at http://b: the server could not be reached. Start the server (LM Studio: Developer tab → start server, or `lms server start`; llama.cpp: `llama-server -m <model.gguf>`; vLLM: `vllm serve <model>`) or correct the base URL in the settings, then send the message again.',
     );
     return true;
   });
