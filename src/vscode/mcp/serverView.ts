@@ -46,7 +46,8 @@ export function serverRow(status: McpServerStatus): ServerRow {
       icon = 'failed';
       break;
     case 'stopped':
-      description = firstLine && firstLine !== 'stopped' ? `stopped (${firstLine})` : 'stopped';
+      // "stopped by the user" says it already; other reasons go in brackets.
+      description = !firstLine ? 'stopped' : firstLine.startsWith('stopped') ? firstLine : `stopped (${firstLine})`;
       icon = 'stopped';
       break;
   }

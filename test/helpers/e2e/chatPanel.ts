@@ -56,10 +56,15 @@ export class ChatPanel {
     await item.waitFor({ state: 'visible', timeout: timeoutMs });
     // Clicking the container while it is already showing collapses the side bar: only click when the
     // side bar is hidden or shows another container.
+    // The workbench may still be restoring its layout when we first look, so check again until it shows.
     const sideBarTitle = this.workbench.page.locator('.part.sidebar .composite.title');
-    const showing = (await sideBarTitle.isVisible().catch(() => false)) && /local harness/i.test(await sideBarTitle.innerText().catch(() => ''));
-    if (!showing) await item.click();
-    await this.message.waitFor({ state: 'visible', timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    while (!(await this.message.isVisible().catch(() => false))) {
+      if (Date.now() > deadline) await this.message.waitFor({ state: 'visible', timeout: 1 });
+      const showing = (await sideBarTitle.isVisible().catch(() => false)) && /local harness/i.test(await sideBarTitle.innerText().catch(() => ''));
+      if (!showing) await item.click();
+      await this.message.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    }
   }
 
   /** Type a message and press Send. */

@@ -32,3 +32,22 @@ export function readExtensionHostLog(userDataDir: string): string {
 export function listLogFiles(userDataDir: string): string[] {
   return findFiles(path.join(userDataDir, 'logs'), (name) => name.endsWith('.log'));
 }
+
+/**
+ * Error entries (with their stack lines) in the extension host log that come from the given extension,
+ * e.g. uncaught exceptions or API misuse VS Code reports against its files.
+ */
+export function extensionHostErrors(exthostLog: string, extensionId: string): string[] {
+  const entries: string[] = [];
+  let current: string[] | undefined;
+  for (const line of exthostLog.split('\n')) {
+    if (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[/.test(line)) {
+      if (current) entries.push(current.join('\n'));
+      current = [line];
+    } else if (current) {
+      current.push(line);
+    }
+  }
+  if (current) entries.push(current.join('\n'));
+  return entries.filter((entry) => /^\S+ \S+ \[error\]/.test(entry) && entry.includes(extensionId));
+}

@@ -1,6 +1,6 @@
 // Builds the extension and packages it as a .vsix, reusing the last package when nothing shipped changed.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { E2E_CACHE, REPO_ROOT } from './paths';
 import { runProcess } from './proc';
@@ -26,6 +26,7 @@ export async function packageExtension(options: PackageOptions = {}): Promise<st
   const target = path.join(outDir, `${path.basename(root)}-${hashInputs(root)}.vsix`);
   // Each test file packages; only the first after a change pays for vsce.
   if (existsSync(target)) return target;
+  pruneOldPackages(outDir, KEEP_PACKAGES);
   const partial = `${target}.${process.pid}.partial.vsix`;
   const vsce = path.join(REPO_ROOT, 'node_modules/.bin/vsce');
   await runProcess(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--out', partial], {
@@ -35,6 +36,17 @@ export async function packageExtension(options: PackageOptions = {}): Promise<st
   });
   renameSync(partial, target);
   return target;
+}
+
+/** Old packages of earlier builds are only kept for a few runs. */
+const KEEP_PACKAGES = 4;
+
+function pruneOldPackages(dir: string, keep: number): void {
+  const packages = readdirSync(dir)
+    .filter((name) => name.endsWith('.vsix') && !name.includes('.partial.'))
+    .map((name) => ({ file: path.join(dir, name), mtime: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of packages.slice(keep)) rmSync(old.file, { force: true });
 }
 
 function hashInputs(root: string): string {

@@ -1,6 +1,6 @@
 // One end-to-end session per test file: a workspace, a scripted fake LLM server, code-server with the
 // packaged extension and settings pointing at that server, and Chromium showing the workbench.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type Script } from '../fakeLlm';
 import type { FakeOllamaModel } from '../fakeLlm';
@@ -26,6 +26,14 @@ export interface SessionOptions {
   files?: Record<string, string>;
 }
 
+/** Screenshots and logs of an earlier run of the same file would be mistaken for this run's. */
+function clearArtifacts(name: string): void {
+  if (!existsSync(ARTIFACTS)) return;
+  for (const file of readdirSync(ARTIFACTS)) {
+    if (file.startsWith(`${name}-`)) rmSync(path.join(ARTIFACTS, file), { force: true });
+  }
+}
+
 export class E2ESession {
   private closed = false;
 
@@ -40,6 +48,7 @@ export class E2ESession {
   ) {}
 
   static async start(options: SessionOptions): Promise<E2ESession> {
+    clearArtifacts(options.name);
     const vsix = await packageExtension();
     // Short base path: code-server's Unix sockets live under it and must stay < 108 characters.
     const baseDir = mkdtempSync('/tmp/lhe-');
@@ -127,6 +136,7 @@ export class E2ESession {
     // Keep the extension's own log of every run next to the screenshots (requests, tool calls, timings).
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, `${this.name}-extension.log`), this.extensionLog());
+    writeFileSync(path.join(ARTIFACTS, `${this.name}-exthost.log`), this.extensionHostLog());
     await this.workbench.close().catch(() => undefined);
     await this.server.stop();
     await this.llm.close();

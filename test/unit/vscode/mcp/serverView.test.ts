@@ -46,7 +46,9 @@ test('each state reads as the view shows it, with the inline actions that fit', 
   assert.match(failed.tooltip, /stderr: boom/, 'the whole last error is in the tooltip');
 
   assert.equal(serverRow(status({ state: 'restarting', restartAttempts: 2 })).description, 'restarting (attempt 2)…');
-  assert.equal(serverRow(status({ state: 'stopped', message: 'stopped by the user' })).description, 'stopped (stopped by the user)');
+  assert.equal(serverRow(status({ state: 'stopped', message: 'stopped by the user' })).description, 'stopped by the user');
+  assert.equal(serverRow(status({ state: 'stopped', message: 'configuration changed' })).description, 'stopped (configuration changed)');
+  assert.equal(serverRow(status({ state: 'stopped' })).description, 'stopped');
   assert.match(serverRow(status({})).tooltip, /\/usr\/bin\/node \/srv\/memory\.js\nDefined in \/w\/\.vscode\/mcp\.json\./);
 });
 
