@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
     apiKeys.onDidChange(() => controller.invalidateSession('API key changed')),
-    ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs }),
+    ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
     ...registerCommands({ controller, chatView, rules, apiKeys, log, channel, extensionId: context.extension.id }),
     { dispose: () => (offStore(), offStatus()) },
   );

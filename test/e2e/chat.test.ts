@@ -7,8 +7,6 @@ import { after, before, describe, test } from 'node:test';
 import { shownText, waitUntil } from '../helpers/e2e/chatPanel';
 import type { ChatBody } from '../helpers/fakeLlm';
 import { markerScript, toolResults } from '../helpers/e2e/markerScript';
-import { extensionHostErrors } from '../helpers/e2e/extensionLogs';
-import { EXTENSION_ID } from '../helpers/e2e/paths';
 import { E2ESession } from '../helpers/e2e/session';
 
 const STREAMED_ANSWER = [
@@ -272,10 +270,8 @@ describe('chat panel', { timeout: 120_000 }, () => {
     });
   });
 
-  test('the extension host logged no errors from Local Harness', async () => {
-    const log = session.extensionHostLog();
-    assert.match(log, /_doActivateExtension localharness\.localharness/, 'this is the log of the host that ran the extension');
-    const errors = extensionHostErrors(log, EXTENSION_ID);
+  test('the extension host logged no errors from Local Harness', () => {
+    const errors = session.extensionHostErrors();
     assert.deepEqual(errors, [], `errors in the extension host log:\n${errors.slice(0, 3).join('\n\n')}`);
   });
 });

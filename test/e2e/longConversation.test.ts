@@ -195,4 +195,9 @@ describe('long conversation', { timeout: 300_000 }, () => {
       await session.screenshot('02-streamed-after-long-history');
     });
   });
+
+  test('the extension host logged no errors from Local Harness', () => {
+    const errors = session.extensionHostErrors();
+    assert.deepEqual(errors, [], `errors in the extension host log:\n${errors.slice(0, 3).join('\n\n')}`);
+  });
 });

@@ -101,4 +101,9 @@ describe('conversation survives the view', { timeout: 120_000 }, () => {
       await session.screenshot('04-continued-after-reload');
     });
   });
+
+  test('the extension host logged no errors from Local Harness', () => {
+    const errors = session.extensionHostErrors();
+    assert.deepEqual(errors, [], `errors in the extension host log:\n${errors.slice(0, 3).join('\n\n')}`);
+  });
 });

@@ -29,7 +29,11 @@ export interface SessionCommandDeps {
   store: ChatStateStore;
   log: Logger;
   fs: FileSystemPort;
+  /** Remembers this workspace's current session, so a reloaded window shows the same conversation. */
+  workspaceState: vscode.Memento;
 }
+
+const LAST_SESSION_KEY = 'localharness.lastSessionId';
 
 export function registerSessionCommands(deps: SessionCommandDeps): vscode.Disposable[] {
   const ui = new SessionsUi(deps);
@@ -42,7 +46,11 @@ export function registerSessionCommands(deps: SessionCommandDeps): vscode.Dispos
   // A new chat starts a new stored session: an open History view shows which one is current.
   const off = deps.store.subscribe((change) => {
     if (change.event?.type === 'reset' || change.event?.type === 'turn_end') ui.refresh();
+    // The workspace's current session follows the panel: a reloaded window reopens it (below).
+    if (change.event?.type === 'reset') void deps.workspaceState.update(LAST_SESSION_KEY, undefined);
+    if (change.event?.type === 'turn_end' && deps.service.currentId) void deps.workspaceState.update(LAST_SESSION_KEY, deps.service.currentId);
   });
+  void restoreLastSession(deps, ui);
   return [
     ...Object.entries(commands).map(([id, handler]) =>
       vscode.commands.registerCommand(id, async () => {
@@ -57,4 +65,25 @@ export function registerSessionCommands(deps: SessionCommandDeps): vscode.Dispos
     { dispose: () => off() },
     { dispose: () => void deps.service.dispose() },
   ];
+}
+
+/**
+ * After a window reload the extension host starts empty: reopen the conversation this workspace last showed
+ * (a turn cut off by the reload comes back marked interrupted, with Resume). Runs once per activation, which is
+ * itself lazy (the view opening or a command), and only while the panel is still empty.
+ */
+async function restoreLastSession(deps: SessionCommandDeps, ui: SessionsUi): Promise<void> {
+  const id = deps.workspaceState.get<string>(LAST_SESSION_KEY);
+  if (!id || deps.store.snapshot().state.items.length > 0) return;
+  try {
+    const store = await deps.service.store();
+    if (!store || !(await store.getSession(id))) {
+      await deps.workspaceState.update(LAST_SESSION_KEY, undefined);
+      return;
+    }
+    if (deps.store.snapshot().state.items.length > 0 || deps.controller.busy) return;
+    await ui.open(id);
+  } catch (err) {
+    deps.log.warn(`sessions: could not reopen the last session: ${(err as Error)?.message ?? String(err)}`);
+  }
 }

@@ -7,9 +7,9 @@ import type { FakeOllamaModel } from '../fakeLlm';
 import type { FakeOpenAIModel } from '../fakeLlm';
 import { ChatPanel } from './chatPanel';
 import { startCodeServer, type CodeServer } from './codeServer';
-import { readExtensionHostLog, readExtensionLog } from './extensionLogs';
+import { extensionHostErrors, readExtensionHostLog, readExtensionLog } from './extensionLogs';
 import { packageExtension } from './packageExtension';
-import { ARTIFACTS } from './paths';
+import { ARTIFACTS, EXTENSION_ID } from './paths';
 import { Workbench } from './workbench';
 
 export interface SessionOptions {
@@ -99,6 +99,16 @@ export class E2ESession {
 
   extensionHostLog(): string {
     return readExtensionHostLog(this.server.userDataDir);
+  }
+
+  /**
+   * Errors the extension host logged against this extension (uncaught exceptions, API misuse). Throws when
+   * the log does not show the extension activating, so an empty answer always means "looked, found none".
+   */
+  extensionHostErrors(): string[] {
+    const log = this.extensionHostLog();
+    if (!log.includes(`_doActivateExtension ${EXTENSION_ID}`)) throw new Error(`the extension host log does not show ${EXTENSION_ID} activating`);
+    return extensionHostErrors(log, EXTENSION_ID);
   }
 
   screenshot(name: string): Promise<string> {
