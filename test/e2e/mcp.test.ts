@@ -194,7 +194,7 @@ describe('MCP servers in the editor', { timeout: 180_000 }, () => {
       await memory.locator('.action-label[aria-label="Show MCP Server Log"]').click();
       const output = wb.page.locator('.part.panel .output-view, .part.panel .monaco-editor').first();
       await output.waitFor({ state: 'visible', timeout: 15_000 });
-      await waitUntil(async () => /state: ready/.test(await wb.page.locator('.part.panel').innerText().catch(() => '')), 15_000, 'the memory log in the Output panel');
+      await waitUntil(async () => /state: ready/.test((await wb.page.locator('.part.panel').innerText().catch(() => '')).replace(/\u00a0/g, ' ')), 15_000, 'the memory log in the Output panel');
       await session.screenshot('04-actions-and-log');
     });
   });

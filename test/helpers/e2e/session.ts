@@ -2,9 +2,14 @@
 // packaged extension and settings pointing at that server, and Chromium showing the workbench.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type Script } from '../fakeLlm';
-import type { FakeOllamaModel } from '../fakeLlm';
-import type { FakeOpenAIModel } from '../fakeLlm';
+import {
+  startFakeOllamaServer,
+  startFakeOpenAIServer,
+  type FakeOllamaModel,
+  type FakeOpenAIModel,
+  type FakeServerHandle,
+  type Script,
+} from '../fakeLlm';
 import { ChatPanel } from './chatPanel';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { extensionHostErrors, readExtensionHostLog, readExtensionLog } from './extensionLogs';
@@ -88,6 +93,7 @@ export class E2ESession {
     } catch (err) {
       await server?.stop();
       await llm.close();
+      rmSync(baseDir, { recursive: true, force: true });
       throw err;
     }
   }
