@@ -1,5 +1,7 @@
 // Activation: wiring only. Nothing here talks to the network; the providers, tools and turn runner load on the
 // first turn or model list (see src/vscode/agent/turnEngine.ts).
+// Must stay the first local import: it configures zod before any module creates a schema.
+import './shared/zodSetup';
 import * as vscode from 'vscode';
 import { HarnessController } from './vscode/agent/harnessController';
 import { createModalApprovalAsker } from './vscode/approval/modalAsker';
