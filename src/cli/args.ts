@@ -26,6 +26,8 @@ export interface RunOptions {
   toolProtocol?: 'native' | 'xml' | 'auto';
   /** Models on the same server tried in order when the primary keeps failing. */
   fallbackModels: string[];
+  /** JSON file with {agent, context, instructions}: the same knobs as the editor's settings. */
+  config?: string;
   /** Base delay between model-call retries; hidden, from LOCALHARNESS_RETRY_BACKOFF_MS (tests keep retries fast). */
   retryBackoffMs?: number;
 }
@@ -42,7 +44,7 @@ export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
-                   [--fallback-model NAME]... "TASK"
+                   [--fallback-model NAME]... [--config FILE] "TASK"
   localharness sessions [--db FILE] [--json]
   localharness --help | --version
 
@@ -59,6 +61,7 @@ Options:
   --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
   --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
   --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}})
+  --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
   API key: set LOCALHARNESS_API_KEY for servers that need one.`;
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
@@ -104,6 +107,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'mcp-config': { type: 'string' },
         'tool-protocol': { type: 'string' },
         'fallback-model': { type: 'string', multiple: true },
+        config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -144,6 +148,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     json: !!values.json,
     firstByteTimeoutMs: timeoutSeconds * 1000,
     fallbackModels: values['fallback-model'] ?? [],
+    ...(values.config !== undefined && { config: values.config }),
     ...(toolProtocol !== undefined && { toolProtocol }),
     ...(retryBackoffMs !== undefined && { retryBackoffMs }),
     ...(values['base-url'] !== undefined && { baseUrl: values['base-url'] }),

@@ -16,6 +16,7 @@ import { createProvider } from '../providers/index';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { defaultDbPath } from './dbPath';
+import { loadCliConfig } from './cliConfig';
 import { autoApproved, UsageError, type RunOptions } from './args';
 import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
@@ -31,6 +32,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const workspace = path.resolve(options.workspace);
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
 
+  const config = loadCliConfig(options.config);
   const bus = new EventBus();
   const out = { write: (s: string) => void io.stdout.write(s) };
   const err = { write: (s: string) => void io.stderr.write(s) };
@@ -102,11 +104,14 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     maxRounds: options.maxRounds,
     fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
     agentSettings: {
+      ...config.agent,
       ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
-      ...(options.retryBackoffMs !== undefined && { retry: { backoffBaseMs: options.retryBackoffMs } }),
+      ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
     },
+    ...(config.instructions && { userInstructions: config.instructions }),
     ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
     context: {
+      settings: config.context,
       ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),
       ...(stored && {
         calibrationStore: stored.kv,

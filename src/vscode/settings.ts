@@ -3,6 +3,8 @@
 import type { ApprovalRule } from '../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { parseRules } from './approval/rules';
+import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/settings';
+import { parseContextSettings, type ContextSettingsInput } from '../core/context/settings';
 
 export type ProviderKind = 'ollama' | 'openai';
 
@@ -20,6 +22,14 @@ export interface HarnessSettings {
   firstByteTimeoutMs: number;
   autoApprove: RiskLevel[];
   rules: ApprovalRule[];
+  /** Weak-model behaviour (tool protocol, nudges, retries): src/core/resilience/settings.ts. Validated. */
+  agent: TurnHooksSettingsInput;
+  /** Compression and budget knobs: src/core/context/settings.ts. Validated. */
+  context: ContextSettingsInput;
+  /** Models on the same server to continue with when the chosen one keeps failing. */
+  fallbackModels: string[];
+  /** Extra instructions for every turn (a prompt part). */
+  instructions: string;
 }
 
 export const DEFAULT_SETTINGS: HarnessSettings = {
@@ -34,6 +44,10 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   firstByteTimeoutMs: 300_000,
   autoApprove: ['read'],
   rules: [],
+  agent: {},
+  context: {},
+  fallbackModels: [],
+  instructions: '',
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -90,6 +104,13 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     problems.push('localharness.approval.autoApprove should be a list such as ["read"]; using ["read"].');
   }
 
+  const agent = validatedObject('agent', get('agent'), parseTurnHooksSettings, problems);
+  const context = validatedObject('context', get('context'), parseContextSettings, problems);
+  const fallbackRaw = get('fallbackModels');
+  let fallbackModels: string[] = [];
+  if (Array.isArray(fallbackRaw)) fallbackModels = fallbackRaw.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim());
+  else if (fallbackRaw !== undefined && fallbackRaw !== null) problems.push('localharness.fallbackModels should be a list of model names; ignored.');
+
   const rules = parseRules(get('approval.rules'));
   problems.push(...rules.problems.map((p) => `localharness.approval.rules: ${p}`));
 
@@ -105,6 +126,10 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     firstByteTimeoutMs: int('firstByteTimeoutSeconds', d.firstByteTimeoutMs / 1000, 5, 3600) * 1000,
     autoApprove,
     rules: rules.rules,
+    agent,
+    context,
+    fallbackModels,
+    instructions: str('instructions', d.instructions),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
@@ -112,6 +137,18 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     }
   }
   return { settings, problems };
+}
+
+/** An object setting checked with its zod schema; a bad one is reported and replaced by the defaults. */
+function validatedObject<T extends object>(key: string, raw: unknown, check: (v: unknown) => unknown, problems: string[]): T {
+  if (raw === undefined || raw === null) return {} as T;
+  try {
+    check(raw);
+    return raw as T;
+  } catch (err) {
+    problems.push(`localharness.${key}: ${(err as Error).message}; using the defaults.`);
+    return {} as T;
+  }
 }
 
 /** The address the chosen provider talks to, for messages and the log. */

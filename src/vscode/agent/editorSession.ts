@@ -51,6 +51,11 @@ export interface EditorSessionInput {
  */
 export const EDITOR_AGENT_SETTINGS: TurnHooksSettingsInput = { policy: { maxCompletionReminders: 0 } };
 
+/** The user's `localharness.agent` setting over the editor's defaults (their policy keys win). */
+export function editorAgentSettings(user: TurnHooksSettingsInput): TurnHooksSettingsInput {
+  return { ...EDITOR_AGENT_SETTINGS, ...user, policy: { ...EDITOR_AGENT_SETTINGS.policy, ...user.policy } };
+}
+
 export function createEditorSession(input: EditorSessionInput): AgentSession {
   const { settings, bus } = input;
   const allowedRisks = allowedRisksFor(input.access);
@@ -69,12 +74,15 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     extraParts: restrictionParts(input.access),
     maxRounds: settings.maxRounds,
     think: settings.think,
-    agentSettings: EDITOR_AGENT_SETTINGS,
+    agentSettings: editorAgentSettings(settings.agent),
+    ...(settings.fallbackModels.length && { fallbacks: settings.fallbackModels.map((model) => ({ provider: input.provider, model })) }),
+    ...(settings.instructions && { userInstructions: settings.instructions }),
     ...(allowedRisks && { allowedRisks }),
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],
     ...(input.onMessage && { onMessage: input.onMessage }),
     context: {
+      settings: settings.context,
       ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
       ...(input.calibration && { calibrationStore: input.calibration }),
       ...(previousState && { initialState: previousState }),

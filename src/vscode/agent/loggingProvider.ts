@@ -1,6 +1,6 @@
 // Wraps a provider so every model request is summarised in the log: what went out, what came back, failures.
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../../core/provider';
-import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../core/tokens';
+import { TokenMeter } from '../../core/context/meter';
 import type { Logger } from '../log/logger';
 
 export class LoggingProvider implements ChatProvider {
@@ -8,6 +8,11 @@ export class LoggingProvider implements ChatProvider {
   readonly baseUrl: string;
   readonly capabilities: ChatProvider['capabilities'];
   private seq = 0;
+  /**
+   * Per-message estimates cached by object: every request carries the whole history, and re-estimating all of it
+   * for one log line made each model call cost more the longer the chat (messages are never mutated once sent).
+   */
+  private readonly meter = new TokenMeter();
 
   constructor(
     private readonly inner: ChatProvider,
@@ -22,7 +27,7 @@ export class LoggingProvider implements ChatProvider {
   async *chat(request: ChatRequest): AsyncIterable<StreamDelta> {
     const n = ++this.seq;
     const started = this.now();
-    const estimate = estimateMessagesTokens(request.messages) + estimateToolDefinitionTokens(request.tools);
+    const estimate = this.meter.messages(request.messages) + this.meter.tools(request.tools);
     this.log.info(
       `request #${n} → ${this.id} ${this.baseUrl} model=${request.model} messages=${request.messages.length} tools=${request.tools.length}` +
         ` ~${estimate} tokens` +

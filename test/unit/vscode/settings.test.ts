@@ -63,3 +63,27 @@ test('bad values fall back or clamp, and each one is reported', () => {
   }
   assert.equal(problems.length, 7);
 });
+
+test('agent, context, fallback models and instructions are validated; a bad object falls back to the defaults', () => {
+  const good = parseSettings(
+    from({
+      agent: { toolProtocol: 'xml', policy: { maxContinuationNudges: 1 } },
+      context: { compressAt: 0.6, neverCompressTools: ['read_file'] },
+      fallbackModels: ['small-model', '', 3],
+      instructions: ' Use tabs. ',
+    }),
+  );
+  assert.deepEqual(good.problems, []);
+  assert.deepEqual(good.settings.agent, { toolProtocol: 'xml', policy: { maxContinuationNudges: 1 } });
+  assert.deepEqual(good.settings.context, { compressAt: 0.6, neverCompressTools: ['read_file'] });
+  assert.deepEqual(good.settings.fallbackModels, ['small-model']);
+  assert.equal(good.settings.instructions, 'Use tabs.');
+
+  const bad = parseSettings(from({ agent: { toolProtocol: 'smoke-signals' }, context: { compressAt: 7 }, fallbackModels: 'x' }));
+  assert.deepEqual(bad.settings.agent, {});
+  assert.deepEqual(bad.settings.context, {});
+  assert.deepEqual(bad.settings.fallbackModels, []);
+  assert.equal(bad.problems.length, 3);
+  assert.match(bad.problems[0]!, /localharness\.agent: .*toolProtocol/);
+  assert.match(bad.problems[1]!, /localharness\.context: .*compressAt/);
+});
