@@ -32,7 +32,7 @@ test('instructions and the xml tool protocol from --config are used', async () =
     assert.deepEqual(run.events.at(-1), { type: 'turn_end', reason: 'task_completion', result: 'Arr, the file says alpha.' });
     const first = server.requests[0]!;
     assert.equal(first.tools, undefined, 'xml mode sends no native tools');
-    const system = String((first.messages ?? [])[0]?.content);
+    const system = String((first.messages as Array<{ content?: unknown }>)[0]?.content);
     assert.match(system, /Always answer like a pirate\./);
     assert.match(system, /<tool>/);
     assert.match(JSON.stringify(server.requests[1]!.messages), /alpha/);
