@@ -55,8 +55,13 @@ else
   log "installing code-server@$CODE_SERVER_VERSION (about 2 minutes the first time)"
   rm -rf "$CS_DIR"
   mkdir -p "$CS_DIR"
-  PATH="$NODE_PKG/bin:$PATH" npm_config_nodedir="$NODE_PKG" \
-    npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
+  # Under `npm test` the outer npm (Node 20) exports npm_* variables, e.g. npm_config_user_agent naming node/v20,
+  # which code-server's postinstall reads to refuse Node 20: start the inner install from a clean npm environment.
+  (
+    for var in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$var"; done
+    PATH="$NODE_PKG/bin:$PATH" npm_config_nodedir="$NODE_PKG" \
+      npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
+  )
   test -f "$CS_DIR/node_modules/code-server/out/node/entry.js"
   # Written last: an interrupted install is redone from scratch next time.
   touch "$CS_MARKER"

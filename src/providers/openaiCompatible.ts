@@ -68,6 +68,9 @@ const START_HINT =
   'for llama.cpp run `llama-server -m <model.gguf> --port 8080`; for vLLM run `vllm serve <model>`. ' +
   'Then check the base URL setting.';
 
+/** Short, so a model reloaded with another context length is noticed on the next turn. */
+const MODEL_INFO_TTL_MS = 5_000;
+
 export class OpenAICompatibleProvider implements ChatProvider {
   readonly id = 'openai' as const;
   readonly baseUrl: string;
@@ -186,7 +189,21 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 
   /** LM Studio's own API first (it knows the loaded context), then vLLM / llama.cpp hints, then just the name. */
-  async modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
+  /** The window lookup and the tool-protocol check both ask at the start of a turn: answer both with one lookup. */
+  private readonly infoCache = new Map<string, { at: number; info: Promise<ModelInfo> }>();
+
+  modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
+    const now = this.clock.now();
+    const cached = this.infoCache.get(model);
+    if (cached && now - cached.at < MODEL_INFO_TTL_MS) return cached.info;
+    const info = this.lookUpModelInfo(model, signal);
+    this.infoCache.set(model, { at: now, info });
+    // A failed or cancelled lookup must not be reused.
+    info.catch(() => this.infoCache.delete(model));
+    return info;
+  }
+
+  private async lookUpModelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
     const context = this.errorContext(signal);
     const root = serverRoot(this.baseUrl);
     try {
