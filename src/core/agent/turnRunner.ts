@@ -123,9 +123,29 @@ export async function runTurn(
 
   let round = 0;
   let nextCallWithoutTools = false;
+  // What the user saw of the reply being streamed, so a cancelled reply stays in the history (and on disk).
+  let partial = { text: '', thinking: '', recorded: false };
+  const offPartial = bus.on((e) => {
+    if (e.type === 'round_start') partial = { text: '', thinking: '', recorded: false };
+    else if (e.type === 'text') partial.text += e.text;
+    else if (e.type === 'thinking') partial.thinking += e.text;
+  });
+  const cancelled = async (rounds: number): Promise<TurnOutcome> => {
+    if (!partial.recorded && (partial.text.trim() || partial.thinking.trim())) {
+      partial.recorded = true;
+      const message: ChatMessage = { role: 'assistant', content: `${partial.text}${partial.text ? '\n\n' : ''}${CANCELLED_REPLY_MARK}` };
+      if (partial.thinking) message.thinking = partial.thinking;
+      await append(message).catch(() => undefined);
+    }
+    return end({ reason: 'cancelled', rounds });
+  };
+  /** Every tool call in history needs a result, or the next request is malformed on OpenAI-compatible servers. */
+  const closeCalls = async (calls: readonly ToolCall[], text: string) => {
+    for (const call of calls) await append({ role: 'tool', content: text, toolCallId: call.id, toolName: call.name });
+  };
   try {
     for (; round < maxRounds; round++) {
-      if (signal.aborted) return end({ reason: 'cancelled', rounds: round });
+      if (signal.aborted) return await cancelled(round);
       bus.emit({ type: 'round_start', round });
 
       let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
@@ -148,11 +168,12 @@ export async function runTurn(
             },
             bus,
           );
-      if (signal.aborted) return end({ reason: 'cancelled', rounds: round + 1 });
+      if (signal.aborted) return await cancelled(round + 1);
 
       const assistant: ChatMessage = { role: 'assistant', content: reply.text };
       if (reply.thinking) assistant.thinking = reply.thinking;
       if (reply.toolCalls.length) assistant.toolCalls = reply.toolCalls;
+      partial.recorded = true;
       await append(assistant);
 
       if (reply.toolCalls.length === 0) {
@@ -169,21 +190,23 @@ export async function runTurn(
 
       const callsDecision: ToolCallsDecision = config.hooks?.onToolCalls?.({ round, calls: reply.toolCalls, history }) ?? { action: 'run' };
       if (callsDecision.action === 'stop') {
-        // Every call in history needs a result, or the next request is malformed on OpenAI-compatible servers.
-        for (const call of reply.toolCalls) {
-          await append({ role: 'tool', content: 'Not run: the turn was stopped.', toolCallId: call.id, toolName: call.name });
-        }
+        await closeCalls(reply.toolCalls, 'Not run: the turn was stopped.');
         bus.emit({ type: 'notice', message: callsDecision.notice });
         bus.emit({ type: 'error', message: callsDecision.message });
         return end({ reason: 'error', error: callsDecision.message, rounds: round + 1 });
       }
       if (callsDecision.notice) bus.emit({ type: 'notice', message: callsDecision.notice });
 
-      for (const call of reply.toolCalls) {
+      for (const [i, call] of reply.toolCalls.entries()) {
         const execution = await executeToolCall(call, execEnv, signal);
         await append({ role: 'tool', content: execution.content, toolCallId: call.id, toolName: call.name });
-        if (signal.aborted) return end({ reason: 'cancelled', rounds: round + 1 });
+        const rest = reply.toolCalls.slice(i + 1);
+        if (signal.aborted) {
+          await closeCalls(rest, 'Not run: the turn was cancelled.');
+          return await cancelled(round + 1);
+        }
         if (execution.loopBreaking) {
+          await closeCalls(rest, `Not run: ${call.name} ended the turn first.`);
           const reason: TurnEndReason = call.name === 'ask_question' ? 'ask_question' : 'task_completion';
           const result = loopBreakingText(execution.args) ?? execution.content;
           return end({ reason, result, rounds: round + 1 });
@@ -196,13 +219,18 @@ export async function runTurn(
     return end({ reason: 'max_rounds', error: message, rounds: round });
   } catch (err) {
     if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
-      return end({ reason: 'cancelled', rounds: round + 1 });
+      return await cancelled(round + 1);
     }
     const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorText(err)}`;
     bus.emit({ type: 'error', message });
     return end({ reason: 'error', error: message, rounds: round + 1 });
+  } finally {
+    offPartial();
   }
 }
+
+/** Ends a reply that was cut off by Stop (or a window reload), so the model and the user see it was incomplete. */
+export const CANCELLED_REPLY_MARK = '[Reply cut off: the turn was cancelled.]';
 
 function loopBreakingText(args: unknown): string | undefined {
   if (args && typeof args === 'object') {

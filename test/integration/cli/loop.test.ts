@@ -168,7 +168,8 @@ for (const wire of WIRE_FORMATS) {
       const server = await start([{ text: 'This will take a while', fault: 'hang' }], 'cancel');
       const { spawn } = await import('node:child_process');
       const { CLI } = await import('../../helpers/cli/runCli');
-      const child = spawn(process.execPath, [CLI, 'run', ...wire.flags(server), '--workspace', ws, '--json', 'slow'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const dbPath = path.join(ws, '..', 'cancel.db');
+      const child = spawn(process.execPath, [CLI, 'run', ...wire.flags(server), '--workspace', ws, '--db', dbPath, '--json', 'slow'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
       // Wait until the model started answering, then interrupt.
@@ -180,6 +181,17 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(code, 1);
       const last = JSON.parse(stdout.trim().split('\n').at(-1)!);
       assert.deepEqual(last, { type: 'turn_end', reason: 'cancelled' });
+      // What the user saw of the cut-off reply is kept in the stored history, marked as cut off.
+      const { SessionStore } = await import('../../../src/persistence/sessionStore');
+      const store = await SessionStore.open(dbPath);
+      try {
+        const [session] = await store.listSessions();
+        const messages = await store.loadMessages(session!.id);
+        assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant']);
+        assert.match(messages[1]!.content, /^This will take a while[\s\S]*\[Reply cut off: the turn was cancelled\.\]$/);
+      } finally {
+        await store.close();
+      }
     });
   });
 }
