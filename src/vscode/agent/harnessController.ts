@@ -139,15 +139,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     // Let the cancelled turn finish emitting before the view is cleared.
     if (running) await running.done;
     await this.deps.sessions?.detach();
-    this.restoredState = undefined;
-    this.history = [];
-    this.sessionRules = [];
-    this.gate = undefined;
-    this.agent = undefined;
-    this.trackerOff();
-    this.tracker = new ContextTracker();
-    this.tracker.setEditorActivity(this.editor);
-    this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
+    this.startConversation([], undefined);
     this.restrictedNoticeShown = false;
     this.deps.store.reset();
     this.deps.log.info('new chat');
@@ -360,6 +352,13 @@ export class HarnessController implements ChatController, vscode.Disposable {
     const running = this.turn;
     this.stop();
     if (running) await running.done;
+    this.startConversation(history, state);
+    this.deps.log.info(`conversation restored: ${history.length} message(s)`);
+    this.fire(this.hotListeners);
+  }
+
+  /** A fresh conversation state (New Chat, or a restored one): history, session rules, gate, agent and tracker. */
+  private startConversation(history: readonly ChatMessage[], state: ContextState | undefined): void {
     this.history = [...history];
     this.restoredState = state;
     this.sessionRules = [];
@@ -369,8 +368,6 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.tracker = new ContextTracker();
     this.tracker.setEditorActivity(this.editor);
     this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
-    this.deps.log.info(`conversation restored: ${history.length} message(s)`);
-    this.fire(this.hotListeners);
   }
 
   /** The chat's one tool registry (built-in tools; MCP servers add theirs). Loads the engine on first use. */
