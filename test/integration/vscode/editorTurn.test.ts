@@ -16,27 +16,9 @@ import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, 
 import type { ToolAccess } from '../../../src/vscode/agent/promptBuilder';
 import { ALLOW, DENY, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
 import { describeEventForLog } from '../../../src/vscode/log/eventLog';
-import { Logger, type LogSink } from '../../../src/vscode/log/logger';
+import { Logger } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS } from '../../../src/vscode/settings';
-
-class RecordingSink implements LogSink {
-  readonly lines: string[] = [];
-  trace(m: string) {
-    this.lines.push(`trace ${m}`);
-  }
-  debug(m: string) {
-    this.lines.push(`debug ${m}`);
-  }
-  info(m: string) {
-    this.lines.push(`info ${m}`);
-  }
-  warn(m: string) {
-    this.lines.push(`warn ${m}`);
-  }
-  error(m: string) {
-    this.lines.push(`error ${m}`);
-  }
-}
+import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 /** Clicks the scripted buttons in order; records the dialogs it saw. */
 class ScriptedUser {
@@ -53,7 +35,7 @@ class ScriptedUser {
 }
 
 async function editorTurn(options: { ollamaHost: string; workspace: string; user: ScriptedUser; access: ToolAccess; text: string }) {
-  const sink = new RecordingSink();
+  const sink = new RecordingLogSink();
   const log = new Logger(sink);
   const bus = new EventBus();
   bus.on((e) => {

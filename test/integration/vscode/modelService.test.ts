@@ -4,31 +4,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { startFakeOllamaServer, startFakeOpenAIServer } from '../../helpers/fakeLlm';
 import { ModelService } from '../../../src/vscode/agent/modelService';
-import { Logger, type LogSink } from '../../../src/vscode/log/logger';
+import { Logger } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings';
-
-class RecordingSink implements LogSink {
-  readonly lines: string[] = [];
-  trace(m: string) {
-    this.lines.push(m);
-  }
-  debug(m: string) {
-    this.lines.push(m);
-  }
-  info(m: string) {
-    this.lines.push(m);
-  }
-  warn(m: string) {
-    this.lines.push(m);
-  }
-  error(m: string) {
-    this.lines.push(m);
-  }
-}
+import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 function service(apiKey?: string) {
   const reachability: Array<string | undefined> = [];
-  const sink = new RecordingSink();
+  const sink = new RecordingLogSink();
   const models = new ModelService({
     log: new Logger(sink),
     apiKeys: { get: async () => apiKey },

@@ -2,29 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Logger, Redactor, shorten, type LogSink } from '../../../src/vscode/log/logger';
 import { describeEventForLog } from '../../../src/vscode/log/eventLog';
-
-/** Keeps every line with its level, like the output channel would show them. */
-class RecordingSink implements LogSink {
-  readonly lines: string[] = [];
-  trace(m: string) {
-    this.lines.push(`trace ${m}`);
-  }
-  debug(m: string) {
-    this.lines.push(`debug ${m}`);
-  }
-  info(m: string) {
-    this.lines.push(`info ${m}`);
-  }
-  warn(m: string) {
-    this.lines.push(`warn ${m}`);
-  }
-  error(m: string) {
-    this.lines.push(`error ${m}`);
-  }
-}
+import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 test('known secrets and credential-shaped text never reach the sink', () => {
-  const sink = new RecordingSink();
+  const sink = new RecordingLogSink();
   const redactor = new Redactor();
   redactor.addSecret('hunter2-very-secret');
   const log = new Logger(sink, redactor);

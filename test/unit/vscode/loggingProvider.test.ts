@@ -3,27 +3,9 @@ import assert from 'node:assert/strict';
 import type { ChatMessage, ToolDefinition } from '../../../src/core/messages';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
 import { LoggingProvider } from '../../../src/vscode/agent/loggingProvider';
-import { Logger, type LogSink } from '../../../src/vscode/log/logger';
+import { Logger } from '../../../src/vscode/log/logger';
 import { ScriptedProvider, textReply } from '../resilience/scriptedProvider';
-
-class RecordingSink implements LogSink {
-  readonly lines: string[] = [];
-  trace(m: string) {
-    this.lines.push(m);
-  }
-  debug(m: string) {
-    this.lines.push(m);
-  }
-  info(m: string) {
-    this.lines.push(m);
-  }
-  warn(m: string) {
-    this.lines.push(m);
-  }
-  error(m: string) {
-    this.lines.push(m);
-  }
-}
+import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 const TOOLS: ToolDefinition[] = [
   { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
@@ -40,7 +22,7 @@ function loggedEstimate(lines: readonly string[], n: number): number {
 }
 
 test('each request line carries the token estimate of the whole request as the history grows', async () => {
-  const sink = new RecordingSink();
+  const sink = new RecordingLogSink();
   const inner = new ScriptedProvider([textReply('one'), textReply('two'), textReply('three')]);
   const provider = new LoggingProvider(inner, new Logger(sink));
   const history: ChatMessage[] = [
@@ -53,19 +35,19 @@ test('each request line carries the token estimate of the whole request as the h
 
   const first = [{ role: 'system', content: 'You are helpful.' } as ChatMessage, ...history];
   await send(first);
-  assert.equal(loggedEstimate(sink.lines, 1), expected(first));
+  assert.equal(loggedEstimate(sink.messages, 1), expected(first));
 
   // The next call re-sends the same message objects plus new ones, and a new system prompt.
   history.push({ role: 'assistant', content: 'It exports the constant `a`, set to 1, repeated twenty times over.' });
   history.push({ role: 'user', content: 'And what else is in the folder?' });
   const second = [{ role: 'system', content: 'You are helpful. Files you read: src/a.ts' } as ChatMessage, ...history];
   await send(second);
-  assert.equal(loggedEstimate(sink.lines, 2), expected(second));
-  assert.ok(loggedEstimate(sink.lines, 2) > loggedEstimate(sink.lines, 1));
+  assert.equal(loggedEstimate(sink.messages, 2), expected(second));
+  assert.ok(loggedEstimate(sink.messages, 2) > loggedEstimate(sink.messages, 1));
 
   // A compressed copy in place of an original counts as what it says now.
   const compressed = [second[0]!, second[1]!, second[2]!, { ...history[2]!, content: '[Compressed] a.ts: one constant.' }, ...history.slice(3)];
   await send(compressed);
-  assert.equal(loggedEstimate(sink.lines, 3), expected(compressed));
-  assert.ok(loggedEstimate(sink.lines, 3) < loggedEstimate(sink.lines, 2));
+  assert.equal(loggedEstimate(sink.messages, 3), expected(compressed));
+  assert.ok(loggedEstimate(sink.messages, 3) < loggedEstimate(sink.messages, 2));
 });
