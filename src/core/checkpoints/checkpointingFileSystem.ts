@@ -26,10 +26,11 @@ export class CheckpointingFileSystem implements FileSystemPort {
   }
 
   async rename(from: string, to: string): Promise<void> {
-    // A move is undone as: the destination disappears, the source comes back.
+    // Undo pops the newest checkpoint first: bring the source back first (nothing of the user's is ever missing),
+    // then a second undo removes the destination.
     const before = await this.previous(from);
-    await this.sink.pushCheckpoint(from, before);
     await this.sink.pushCheckpoint(to, null);
+    await this.sink.pushCheckpoint(from, before);
     await this.inner.rename(from, to);
   }
 

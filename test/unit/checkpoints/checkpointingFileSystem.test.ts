@@ -1,0 +1,49 @@
+// The undo stack: every agent write records the previous content first; undo restores it (or deletes a file the
+// agent created). Real files in a temp dir, with an in-memory checkpoint stack.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CheckpointingFileSystem, undoLastEdit, type CheckpointSink, type CheckpointSource } from '../../../src/core/checkpoints/checkpointingFileSystem';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+
+class MemoryCheckpoints implements CheckpointSink, CheckpointSource {
+  readonly stack: Array<{ path: string; before: string | null }> = [];
+  async pushCheckpoint(p: string, before: string | null): Promise<void> {
+    this.stack.push({ path: p, before });
+  }
+  async popCheckpoint(): Promise<{ path: string; before: string | null } | undefined> {
+    return this.stack.pop();
+  }
+}
+
+function setup() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lh-ckpt-'));
+  const node = new NodeFileSystem();
+  const checkpoints = new MemoryCheckpoints();
+  return { dir, node, checkpoints, fs: new CheckpointingFileSystem(node, checkpoints), at: (n: string) => path.join(dir, n) };
+}
+
+test('an overwrite and a new file are undone newest first', async () => {
+  const { fs, node, checkpoints, at } = setup();
+  writeFileSync(at('a.txt'), 'original\n');
+  await fs.writeFile(at('a.txt'), 'changed\n');
+  await fs.writeFile(at('new.txt'), 'created\n');
+  assert.equal(await undoLastEdit(checkpoints, node), at('new.txt'));
+  assert.equal(existsSync(at('new.txt')), false);
+  assert.equal(await undoLastEdit(checkpoints, node), at('a.txt'));
+  assert.equal(readFileSync(at('a.txt'), 'utf8'), 'original\n');
+  assert.equal(await undoLastEdit(checkpoints, node), undefined);
+});
+
+test('undoing a move brings the source back first, then removes the destination', async () => {
+  const { fs, node, checkpoints, at } = setup();
+  writeFileSync(at('from.txt'), 'precious\n');
+  await fs.rename(at('from.txt'), at('to.txt'));
+  assert.equal(await undoLastEdit(checkpoints, node), at('from.txt'));
+  assert.equal(readFileSync(at('from.txt'), 'utf8'), 'precious\n');
+  assert.equal(await undoLastEdit(checkpoints, node), at('to.txt'));
+  assert.equal(existsSync(at('to.txt')), false);
+  assert.equal(readFileSync(at('from.txt'), 'utf8'), 'precious\n');
+});
