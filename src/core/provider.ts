@@ -35,6 +35,23 @@ export interface ChatRequest {
   contextSize?: number;
 }
 
+/** The per-call options the agent passes through to a provider, minus the tools. */
+export type ModelCallOptions = Omit<ChatRequest, 'tools'>;
+
+/** Builds a ChatRequest, leaving unset options out (providers treat a present `undefined` as set). */
+export function toChatRequest(call: ModelCallOptions, tools: ToolDefinition[]): ChatRequest {
+  return {
+    model: call.model,
+    messages: call.messages,
+    tools,
+    signal: call.signal,
+    ...(call.think !== undefined && { think: call.think }),
+    ...(call.contextSize !== undefined && { contextSize: call.contextSize }),
+    ...(call.temperature !== undefined && { temperature: call.temperature }),
+    ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
+  };
+}
+
 export type StreamDelta =
   | { type: 'status'; message: string }
   | { type: 'thinking'; text: string }

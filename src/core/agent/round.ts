@@ -1,6 +1,6 @@
 // One model call: stream the reply, surface thinking/text as events, collect tool calls and usage.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
-import type { ChatProvider } from '../provider';
+import { toChatRequest, type ChatProvider } from '../provider';
 import type { EventBus } from './events';
 
 export interface RoundRequest {
@@ -25,16 +25,7 @@ export interface RoundReply {
 
 export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
   const reply: RoundReply = { text: '', thinking: '', toolCalls: [], finishReason: '' };
-  const stream = request.provider.chat({
-    model: request.model,
-    messages: request.messages,
-    tools: request.tools,
-    signal: request.signal,
-    ...(request.think !== undefined && { think: request.think }),
-    ...(request.contextSize !== undefined && { contextSize: request.contextSize }),
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
-  });
+  const stream = request.provider.chat(toChatRequest(request, request.tools));
   for await (const delta of stream) {
     switch (delta.type) {
       case 'status':

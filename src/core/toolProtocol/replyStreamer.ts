@@ -3,7 +3,7 @@
 // model printed as JSON. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { ChatProvider } from '../provider';
+import { toChatRequest, type ChatProvider } from '../provider';
 import type { RoundReply } from '../agent/round';
 import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
 import type { ToolProtocol } from './protocol';
@@ -86,16 +86,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
     }
   };
 
-  const stream = request.provider.chat({
-    model: request.model,
-    messages: request.messages,
-    tools: nativeTools,
-    signal: request.signal,
-    ...(request.think !== undefined && { think: request.think }),
-    ...(request.contextSize !== undefined && { contextSize: request.contextSize }),
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
-  });
+  const stream = request.provider.chat(toChatRequest(request, nativeTools));
   for await (const delta of stream) {
     switch (delta.type) {
       case 'status':
