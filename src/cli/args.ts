@@ -30,6 +30,10 @@ export interface RunOptions {
   config?: string;
   /** Base delay between model-call retries; hidden, from LOCALHARNESS_RETRY_BACKOFF_MS (tests keep retries fast). */
   retryBackoffMs?: number;
+  /** The pre-filter offers at most this many tools per request. */
+  maxTools?: number;
+  /** Embedding model on the same server for ranking tools (keyword ranking without one). */
+  embedModel?: string;
 }
 
 export interface SessionsOptions {
@@ -44,7 +48,7 @@ export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
-                   [--fallback-model NAME]... [--config FILE] "TASK"
+                   [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE] "TASK"
   localharness sessions [--db FILE] [--json]
   localharness --help | --version
 
@@ -61,6 +65,8 @@ Options:
   --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
   --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
   --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}})
+  --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
+  --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
   API key: set LOCALHARNESS_API_KEY for servers that need one.`;
 
@@ -107,6 +113,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'mcp-config': { type: 'string' },
         'tool-protocol': { type: 'string' },
         'fallback-model': { type: 'string', multiple: true },
+        'max-tools': { type: 'string' },
+        'embed-model': { type: 'string' },
         config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -135,6 +143,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
     throw new UsageError(`--tool-protocol must be native, xml or auto, got "${toolProtocol}"`);
   }
+  const maxTools = positiveInt('--max-tools', values['max-tools']);
   const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
@@ -159,5 +168,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values.db !== undefined && { db: values.db }),
     ...(values.session !== undefined && { session: values.session }),
     ...(values['mcp-config'] !== undefined && { mcpConfig: values['mcp-config'] }),
+    ...(maxTools !== undefined && { maxTools }),
+    ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
   };
 }

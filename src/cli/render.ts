@@ -57,7 +57,11 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         break;
       case 'compression':
         newline();
-        out.write(c(DIM, `[compressed context (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens of ${event.window}]`) + '\n');
+        out.write(c(DIM, `[compressed context (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens of ${event.window}${event.modelCalls ? `, ${event.modelCalls} model calls` : ''}]`) + '\n');
+        break;
+      case 'context_window':
+        newline();
+        out.write(c(DIM, `[context window ${event.previous} → ${event.window} tokens: ${event.reason}]`) + '\n');
         break;
       case 'error':
         newline();

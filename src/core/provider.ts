@@ -18,6 +18,10 @@ export interface ModelInfo {
   contextLength?: number;
   /** The context length the server runs the model with right now (LM Studio `loaded_context_length`). */
   loadedContextLength?: number;
+  /** The context size this provider asks for when none is configured (Ollama: the `num_ctx` it sends by default). */
+  defaultContextSize?: number;
+  /** False when the server lists its models and this one is not among them. */
+  listed?: boolean;
   /** Server-reported capabilities, e.g. Ollama's `completion`, `tools`, `thinking`, `embedding`. */
   capabilities?: string[];
 }
@@ -69,7 +73,17 @@ export interface ChatProvider {
   /** Streams one model reply. Breaking out of the iteration aborts the HTTP request. Throws ProviderError. */
   chat(request: ChatRequest): AsyncIterable<StreamDelta>;
   listModels(signal: AbortSignal): Promise<ModelInfo[]>;
+  /**
+   * The context the server runs the loaded model with right now, where it says so after a request
+   * (Ollama `/api/ps` `context_length`); undefined when it does not tell.
+   */
+  runningContextLength?(model: string, signal: AbortSignal): Promise<number | undefined>;
   modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo>;
+  /**
+   * One embedding per input, in order (large inputs are sent in batches). Throws EmbeddingUnavailableError
+   * (src/core/embeddings.ts) when the server has no such model or it cannot embed; otherwise ProviderError.
+   */
+  embed?(model: string, input: readonly string[], signal: AbortSignal): Promise<number[][]>;
 }
 
 export type ProviderErrorKind =

@@ -88,4 +88,21 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description: 'embedding vectors by model and content hash',
+    up(db) {
+      // `vector` is little-endian float32; `dims` lets a reader check the length without decoding it.
+      db.run(`
+        CREATE TABLE embeddings (
+          model TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          dims INTEGER NOT NULL,
+          vector BLOB NOT NULL,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (model, hash)
+        );
+      `);
+    },
+  },
 ];

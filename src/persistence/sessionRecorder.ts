@@ -7,6 +7,7 @@ import type { CheckpointSink } from '../core/checkpoints/checkpointingFileSystem
 import type { CompressionReport } from '../core/compression/compressor';
 import type { ContextState } from '../core/compression/view';
 import type { KeyValuePort } from '../core/context/calibration';
+import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
 import type { SessionStore } from './sessionStore';
 import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
@@ -51,6 +52,8 @@ export interface SessionRecorder {
   readonly checkpoints: CheckpointSink;
   /** Per-model token calibration survives between runs. */
   readonly kv: KeyValuePort;
+  /** Embedding vectors (tool selection, workspace index) survive between runs. */
+  readonly vectors: VectorCachePort;
   beginTurn(): Promise<void>;
   endTurn(): Promise<void>;
   /** The stored row a message object was saved as (its newest version), if any. */
@@ -166,6 +169,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
       },
       set: (key, value) => store.setKv(key, value),
     },
+    vectors: store.vectors,
     checkpoints: { pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before) },
     beginTurn: () => store.beginTurn(sid),
     endTurn: () => store.endTurn(sid),

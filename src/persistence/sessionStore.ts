@@ -9,6 +9,8 @@ import type { JournalOp } from './journalFormat';
 import { rowToMessage, rowToSession } from './rows';
 import { SESSION_MIGRATIONS } from './schema';
 import { SessionRecords } from './sessionRecords';
+import { SqlVectorCache } from './vectorCache';
+import type { VectorCachePort } from '../core/embeddings';
 import type {
   ExportFormat,
   MessageUpdate,
@@ -71,6 +73,13 @@ export class SessionStore extends SessionRecords {
 
   get path(): string {
     return this.db.file;
+  }
+
+  private vectorCache: SqlVectorCache | undefined;
+
+  /** Embedding vectors by model and content hash, shared by every session (a cache, not a record). */
+  get vectors(): VectorCachePort {
+    return (this.vectorCache ??= new SqlVectorCache(this.db, this.clock));
   }
 
   get notices(): readonly StoreNotice[] {

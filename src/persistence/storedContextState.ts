@@ -15,7 +15,10 @@ const stateSchema = z.object({
     .object({
       lines: z.array(z.string()),
       omitted: z.number().int().min(0),
-      files: z.array(z.tuple([z.string(), z.enum(['read', 'modified'])])),
+      files: z.array(z.tuple([z.string(), z.enum(['read', 'modified', 'moved'])])),
+      // Added later: states stored before these fields still load.
+      requests: z.array(z.string()).optional(),
+      todos: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'done']) })).optional(),
     })
     .optional(),
 });

@@ -9,8 +9,10 @@ import {
   type StreamDelta,
 } from '../core/provider';
 import type { ToolCall } from '../core/messages';
+import { EmbeddingUnavailableError } from '../core/embeddings';
 import { fetchWithSignal, linkAbort } from './abort';
 import { OLLAMA_CAPABILITIES } from './capabilities';
+import { embedInBatches, embeddingUnavailable } from './embedBatches';
 import {
   DEFAULT_FIRST_BYTE_TIMEOUT_MS,
   DEFAULT_LOADING_STATUS_DELAY_MS,
@@ -159,6 +161,40 @@ export class OllamaProvider implements ChatProvider {
     }
   }
 
+  /** `/api/embed`, in batches. A missing model, or one that cannot embed, throws EmbeddingUnavailableError. */
+  async embed(model: string, input: readonly string[], signal: AbortSignal): Promise<number[][]> {
+    const client = this.client(signal);
+    try {
+      return await embedInBatches(model, input, this.label, async (batch) => {
+        const response = await client.embed({ model, input: batch, truncate: true, keep_alive: this.keepAlive });
+        return response?.embeddings;
+      });
+    } catch (err) {
+      if (err instanceof EmbeddingUnavailableError) throw err;
+      const status = (err as { status_code?: unknown } | null)?.status_code;
+      if (!signal.aborted && err instanceof Error && err.name === 'ResponseError' && typeof status === 'number') {
+        const pullHint = `Pull it with \`ollama pull ${model}\`, or set the embedding model setting to a model you have.`;
+        const unavailable = embeddingUnavailable(model, status, err.message, this.label, pullHint, err);
+        if (unavailable) throw unavailable;
+      }
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, model, false, false));
+    }
+  }
+
+  /** `/api/ps`: Ollama lists loaded models with the `context_length` each runs (newer servers; older ones omit it). */
+  async runningContextLength(model: string, signal: AbortSignal): Promise<number | undefined> {
+    try {
+      const ps = (await this.client(signal).ps()) as unknown as { models?: Array<Record<string, unknown>> };
+      const wanted = new Set([model, model.includes(':') ? model : `${model}:latest`]);
+      const entry = (ps.models ?? []).find((m) => wanted.has(String(m.name)) || wanted.has(String(m.model)));
+      const n = entry?.context_length;
+      return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+    } catch (err) {
+      if (signal.aborted) throw toProviderError(err, this.errorContext(signal));
+      return undefined; // an old server without /api/ps is no error: the counts still tell
+    }
+  }
+
   private async buildBody(
     request: ChatRequest,
     messages: OllamaChatRequest['messages'],
@@ -167,7 +203,7 @@ export class OllamaProvider implements ChatProvider {
     const needsInfo = request.contextSize === undefined || request.think !== undefined;
     const info = needsInfo ? await this.cachedModelInfo(request.model, client) : undefined;
     // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
-    const numCtx = request.contextSize ?? Math.min(info?.contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
+    const numCtx = request.contextSize ?? info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
     const canThink = info?.capabilities?.includes('thinking') ?? false;
     return {
       model: request.model,
@@ -198,6 +234,7 @@ export class OllamaProvider implements ChatProvider {
     const info: ModelInfo = { name: model };
     const contextLength = contextLengthOf(show);
     if (contextLength) info.contextLength = contextLength;
+    info.defaultContextSize = defaultNumCtx(contextLength);
     if (Array.isArray(show.capabilities)) info.capabilities = show.capabilities.filter((c) => typeof c === 'string');
     return info;
   }
@@ -225,6 +262,11 @@ export class OllamaProvider implements ChatProvider {
     }
     return undefined;
   }
+}
+
+/** The num_ctx sent when none is configured: the model's maximum, capped at what most machines can hold. */
+export function defaultNumCtx(contextLength: number | undefined): number {
+  return Math.min(contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
 }
 
 function toToolCall(raw: { function: { name: string; arguments: unknown }; id?: unknown }): ToolCall {

@@ -9,8 +9,10 @@ import {
   type ModelInfo,
   type StreamDelta,
 } from '../core/provider';
+import { EmbeddingUnavailableError } from '../core/embeddings';
 import { linkAbort } from './abort';
 import { OPENAI_COMPATIBLE_CAPABILITIES } from './capabilities';
+import { embedInBatches, embeddingUnavailable } from './embedBatches';
 import {
   DEFAULT_FIRST_BYTE_TIMEOUT_MS,
   DEFAULT_LOADING_STATUS_DELAY_MS,
@@ -188,6 +190,29 @@ export class OpenAICompatibleProvider implements ChatProvider {
     }
   }
 
+  /**
+   * `/v1/embeddings`, in batches. Floats are asked for explicitly: the `openai` package otherwise asks for base64,
+   * which not every local server speaks. A missing model or a server that cannot embed throws EmbeddingUnavailableError.
+   */
+  async embed(model: string, input: readonly string[], signal: AbortSignal): Promise<number[][]> {
+    try {
+      return await embedInBatches(model, input, this.label, async (batch) => {
+        const response = await this.client.embeddings.create({ model, input: batch, encoding_format: 'float' }, { signal });
+        if (!Array.isArray(response?.data)) return undefined;
+        // The order of `data` is the server's; `index` says which input each vector belongs to.
+        return [...response.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding as unknown);
+      });
+    } catch (err) {
+      if (err instanceof EmbeddingUnavailableError) throw err;
+      if (!signal.aborted && err instanceof APIError && typeof err.status === 'number') {
+        const pullHint = 'Load or download it on the server, or set the embedding model setting to a model the server lists.';
+        const unavailable = embeddingUnavailable(model, err.status, serverErrorText(err), this.label, pullHint, err);
+        if (unavailable) throw unavailable;
+      }
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
+    }
+  }
+
   /** LM Studio's own API first (it knows the loaded context), then vLLM / llama.cpp hints, then just the name. */
   /** The window lookup and the tool-protocol check both ask at the start of a turn: answer both with one lookup. */
   private readonly infoCache = new Map<string, { at: number; info: Promise<ModelInfo> }>();
@@ -211,7 +236,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
       if (fromLmStudio) return fromLmStudio;
       let info: ModelInfo = { name: model };
       try {
-        info = (await this.listModels(signal)).find((m) => m.name === model) ?? info;
+        const listed = await this.listModels(signal);
+        info = listed.find((m) => m.name === model) ?? (listed.length > 0 ? { ...info, listed: false } : info);
       } catch (err) {
         // A server without /v1/models still serves chat; only "not reachable" and cancellation matter here.
         if (err instanceof ProviderError && (err.kind === 'connection_refused' || err.kind === 'aborted')) throw err;

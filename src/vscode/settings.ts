@@ -30,6 +30,10 @@ export interface HarnessSettings {
   fallbackModels: string[];
   /** Extra instructions for every turn (a prompt part). */
   instructions: string;
+  /** The tool pre-filter: at most this many tools per request when they would not fit. */
+  maxOfferedTools: number;
+  /** Embedding model on the same server for ranking tools; empty: keyword ranking. */
+  embeddingModel: string;
 }
 
 export const DEFAULT_SETTINGS: HarnessSettings = {
@@ -48,6 +52,8 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   context: {},
   fallbackModels: [],
   instructions: '',
+  maxOfferedTools: 15,
+  embeddingModel: '',
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -130,6 +136,8 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     context,
     fallbackModels,
     instructions: str('instructions', d.instructions),
+    maxOfferedTools: int('tools.maxOffered', d.maxOfferedTools, 3, 200),
+    embeddingModel: str('tools.embeddingModel', d.embeddingModel),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {

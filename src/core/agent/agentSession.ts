@@ -1,6 +1,6 @@
 // One conversation: its history, tools, approval gate, context tracker and weak-model helpers, and a way to
 // run turns on it. The CLI and the editor both build one of these; everything else is wiring.
-import type { ChatMessage } from '../messages';
+import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import type { ApprovalGate } from '../approval/gate';
 import type { ToolRegistry } from '../tools/registry';
@@ -18,11 +18,26 @@ import type { TurnHooksSettingsInput } from '../resilience/settings';
 import type { ModelEndpoint } from '../resilience/failureText';
 import type { ToolProtocol } from '../toolProtocol/protocol';
 import type { EventBus } from './events';
-import { runTurn, type TurnOutcome } from './turnRunner';
+import { runTurn, type ToolSelectionState, type TurnOutcome } from './turnRunner';
 import { createContextManager, type ContextManager, type ContextManagerOptions } from '../context/contextManager';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
+
+/** The tool pre-filter as the session uses it (src/core/tools/selection/toolSelector.ts). */
+export interface ToolPreFilter {
+  startTurn(): void;
+  select(input: {
+    definitions: readonly ToolDefinition[];
+    query: string;
+    keep: ReadonlySet<string>;
+    window: number;
+    signal: AbortSignal;
+  }): Promise<{ tools: ToolDefinition[]; filtered: boolean; totalTools: number; offered: string[]; tokensAll: number; tokensOffered: number; ranking: string; notice?: string }>;
+}
+
+/** The tool that asks the pre-filter for more tools; pointless when every tool is offered anyway. */
+const TOOL_SEARCH = 'tool_search';
 
 /** Share of the window the system prompt may take before its low-priority parts are dropped. */
 const SYSTEM_PROMPT_SHARE = 0.3;
@@ -50,6 +65,8 @@ export interface AgentSessionOptions {
   fallbacks?: readonly ModelEndpoint[];
   /** Compression, eviction and the budget gate (issue: context window truth). */
   context?: SessionContextOptions;
+  /** Offers each request only the most relevant tools when they would not fit (many MCP tools, small windows). */
+  toolSelector?: ToolPreFilter;
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   history?: ChatMessage[];
   /** Injected for tests (retry backoff). */
@@ -76,6 +93,8 @@ export class AgentSession {
         ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
         // In xml mode the tool list lives in the system prompt, not in the request.
         tools: () => (this.protocol === 'xml' ? [] : o.registry.definitions(o.allowedRisks)),
+        callBudget: true,
+        onWindowChange: (change) => o.bus.emit({ type: 'context_window', ...change }),
         onCompression: (report) => {
           o.bus.emit({
             type: 'compression',
@@ -86,6 +105,9 @@ export class AgentSession {
             messagesAffected: report.messagesAffected,
             window: report.window,
             targetMet: report.targetMet,
+            modelCalls: report.modelCalls ?? 0,
+            budget: report.budget ?? { used: report.modelCalls ?? 0, limit: 0 },
+            ...(report.skipped && { skipped: report.skipped }),
           });
           o.context?.onCompression?.(report);
         },
@@ -106,16 +128,35 @@ export class AgentSession {
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...(this.context && { prepareMessages: this.prepareMessages }),
+      ...(o.toolSelector && { selectTools: this.selectTools }),
       ...(o.sleep && { sleep: o.sleep }),
       openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
     });
   }
 
-  private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> => {
-    const prepared = await this.context!.prepareMessages(messages, signal);
+  private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> => {
+    // In xml mode the tool list travels inside the system prompt, not as definitions.
+    const prepared = await this.context!.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
     const status = this.context!.status();
     this.options.bus.emit({ type: 'context', used: status.used, window: status.window });
     return prepared;
+  };
+
+  private readonly selectTools = async (state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> => {
+    const selector = this.options.toolSelector!;
+    const window = this.context ? (await this.context.windowTokens(signal)) : 0;
+    const selection = await selector.select({ definitions: state.tools, query: selectionQuery(state), keep: state.usedInTurn, window, signal });
+    if (selection.notice) this.options.bus.emit({ type: 'notice', message: selection.notice });
+    if (!selection.filtered) return selection.tools.filter((t) => t.name !== TOOL_SEARCH);
+    this.options.bus.emit({
+      type: 'tools_offered',
+      offered: selection.offered,
+      total: selection.totalTools,
+      tokensAll: selection.tokensAll,
+      tokensOffered: selection.tokensOffered,
+      ranking: selection.ranking,
+    });
+    return selection.tools;
   };
 
   get busy(): boolean {
@@ -154,6 +195,8 @@ export class AgentSession {
       // Rules files may change between turns; the protocol is settled once per session.
       this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
       this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
+      this.context?.startTurn();
+      o.toolSelector?.startTurn();
       return await runTurn(
         this.history,
         text,
@@ -178,4 +221,13 @@ export class AgentSession {
       this.running = false;
     }
   }
+}
+
+/** What the pre-filter ranks tools against: the user's request and the latest messages (briefly). */
+function selectionQuery(state: ToolSelectionState): string {
+  const recent = state.history
+    .slice(-3)
+    .filter((m) => m.role !== 'system')
+    .map((m) => [m.content.slice(0, 400), ...(m.toolCalls ?? []).map((c) => c.name)].join(' '));
+  return [state.userText, ...recent].join('\n');
 }

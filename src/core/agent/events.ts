@@ -24,6 +24,10 @@ export type AgentEvent =
   | { type: 'notice'; message: string }
   /** The context window after a model call was prepared: tokens used of the window the server runs. */
   | { type: 'context'; used: number; window: number }
+  /** The window we budget against changed (the server runs less than asked, or it was remembered from an earlier session). */
+  | { type: 'context_window'; window: number; previous: number; source: string; reason: string }
+  /** The pre-filter chose which tools this request offers (sent only when it filtered). */
+  | { type: 'tools_offered'; offered: string[]; total: number; tokensAll: number; tokensOffered: number; ranking: string }
   | {
       type: 'compression';
       method: string;
@@ -33,6 +37,11 @@ export type AgentEvent =
       messagesAffected: number;
       window: number;
       targetMet: boolean;
+      /** Model calls this compression spent (the LLM pass), and the turn's compression budget. */
+      modelCalls: number;
+      budget: { used: number; limit: number };
+      /** Why the LLM pass did not run, when it did not. */
+      skipped?: string;
     }
   | { type: 'error'; message: string }
   | { type: 'turn_end'; reason: TurnEndReason; result?: string };

@@ -46,9 +46,25 @@ export interface CallModelOptions {
   tools: ToolDefinition[];
 }
 
+export interface ToolSelectionState {
+  round: number;
+  /** The user's request that started this turn. */
+  userText: string;
+  history: readonly ChatMessage[];
+  /** Every tool this turn may use. */
+  tools: readonly ToolDefinition[];
+  /** Tools the model called earlier in this turn (they stay offered). */
+  usedInTurn: ReadonlySet<string>;
+}
+
 export interface TurnHooks {
-  /** Before each model call: the messages to send (compression / eviction live here). */
-  prepareMessages?(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
+  /** Before each model call that offers tools: which of them to offer (the pre-filter). Defaults to all. */
+  selectTools?(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]>;
+  /**
+   * Before each model call: the messages to send (compression / eviction live here). `tools` are the
+   * definitions this call will carry, so the budget counts exactly what is sent.
+   */
+  prepareMessages?(messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]>;
   /** After a reply without tool calls: end the turn, or nudge and continue. */
   onTextReply?(state: TextReplyState): TextReplyDecision;
   /** After a reply with tool calls, before running them: run (optionally with a nudge after the results) or stop. */
@@ -123,6 +139,7 @@ export async function runTurn(
 
   let round = 0;
   let nextCallWithoutTools = false;
+  const usedInTurn = new Set<string>();
   // What the user saw of the reply being streamed, so a cancelled reply stays in the history (and on disk).
   let partial = { text: '', thinking: '', recorded: false };
   const offPartial = bus.on((e) => {
@@ -148,11 +165,14 @@ export async function runTurn(
       if (signal.aborted) return await cancelled(round);
       bus.emit({ type: 'round_start', round });
 
-      let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
-      if (config.hooks?.prepareMessages) messages = await config.hooks.prepareMessages(messages, signal);
-
-      const callTools: ToolDefinition[] = nextCallWithoutTools ? [] : tools;
+      let callTools: ToolDefinition[] = nextCallWithoutTools ? [] : tools;
       nextCallWithoutTools = false;
+      if (callTools.length > 0 && config.hooks?.selectTools) {
+        callTools = await config.hooks.selectTools({ round, userText, history, tools, usedInTurn }, signal);
+      }
+      let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
+      if (config.hooks?.prepareMessages) messages = await config.hooks.prepareMessages(messages, signal, callTools);
+
       const reply: RoundReply = config.hooks?.callModel
         ? await config.hooks.callModel(round, messages, signal, { tools: callTools })
         : await streamRound(
@@ -197,6 +217,7 @@ export async function runTurn(
       }
       if (callsDecision.notice) bus.emit({ type: 'notice', message: callsDecision.notice });
 
+      for (const call of reply.toolCalls) usedInTurn.add(call.name);
       for (const [i, call] of reply.toolCalls.entries()) {
         const execution = await executeToolCall(call, execEnv, signal);
         await append({ role: 'tool', content: execution.content, toolCallId: call.id, toolName: call.name });

@@ -1,5 +1,6 @@
 // The compression agent's four tools, working on a CompressionScope: list what may be compressed, replace a
-// tool result with its metadata line, rewrite user/assistant messages as short summaries, check the target.
+// tool result with its digest (plus the model's note), rewrite user/assistant messages as short summaries,
+// check the target.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import { estimateTokens } from '../tokens';
 import { compressedToolResult, ARGUMENT_CHARS } from './fallback';
@@ -19,7 +20,7 @@ export const COMPRESSION_TOOLS: ToolDefinition[] = [
   },
   {
     name: 'compress_tool_result',
-    description: 'Replace a tool result with a one-line summary built from its metadata (tool, file, lines, command, exit code). Add a short note of what mattered in it.',
+    description: 'Replace a tool result with a short digest of its facts (names listed, search hits, lines read, exit code), built for you. Add a short note of what mattered in it.',
     parameters: {
       type: 'object',
       properties: { id: { type: 'integer' }, note: { type: 'string', description: 'At most one sentence.' } },
@@ -158,7 +159,12 @@ export class CompressionTools {
     if (!s.canCompress(id)) return { content: `#${id} cannot be compressed (protected, already compressed, or never compressed).`, compressed: 0, valid: true };
     const note = typeof args.note === 'string' && args.note.trim() ? clip(args.note.replace(/\s+/g, ' '), 300) : undefined;
     const before = s.tokensOf(id);
-    const replacement = compressedToolResult(s.history, id, 0, note);
+    // The note is added to the digest, never instead of it: a weak model's "already handled" must not erase
+    // the names a listing gave.
+    const replacement = compressedToolResult(s.history, id, s.settings.fallbackToolResultChars, note);
+    if (s.meter.message(replacement) >= s.meter.message(s.current(id))) {
+      return { content: `#${id} kept: it is already about as small as its digest. ${this.status()}`, compressed: 0, valid: true };
+    }
     s.replace(id, replacement, 'llm');
     return { content: `Compressed #${id}: ~${before} → ~${s.tokensOf(id)} tokens. ${this.status()}`, compressed: 1, valid: true };
   }

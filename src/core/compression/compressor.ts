@@ -44,6 +44,11 @@ export interface CompressionReport {
   /** The session summary after this run, when there is one. */
   summary?: { text: string; filesTouched: string[] };
   llm?: { iterations: number; compressed: number; failure?: string };
+  /** Model calls the LLM pass spent, and the turn's compression budget (set by the context manager). */
+  modelCalls?: number;
+  budget?: { used: number; limit: number };
+  /** Why the LLM pass did not run, when it was due but held back. */
+  skipped?: string;
 }
 
 export interface CompressorOptions {
@@ -65,7 +70,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
   };
 
   let llm: CompressionReport['llm'];
-  if (options.model && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
+  if (options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
     options.onStatus?.('Compressing the conversation with the model…');
     await step('llm', async () => {
       const run = await runCompressionAgent(scope, options.model!, {

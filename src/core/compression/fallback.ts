@@ -1,10 +1,11 @@
 // The deterministic fallback, for when the model fails the compression pass or is too weak for it:
-// older tool results are cut to a metadata line and their first characters, the last rounds stay whole.
+// older tool results are replaced by their digests (every listed name, every search hit, the exit code …;
+// see digest.ts), the last rounds stay whole.
 // Only when that is not enough does it reach into the recent rounds (never the latest tool results) and
 // shorten old user/assistant text. It stops as soon as the request is under the target.
 import type { ChatMessage } from '../messages';
+import { digestToolResult } from './digest';
 import { clip, markCompressed, shortenToolCalls } from './marker';
-import { describeMeta, toolResultMeta } from './metadata';
 import type { CompressionScope } from './scope';
 
 /** Tool-call argument strings in compressed assistant messages are cut to this length. */
@@ -49,13 +50,14 @@ function ruleCompression(scope: CompressionScope, index: number, stage: 'old' | 
   return undefined;
 }
 
-/** A tool result reduced to its metadata line and the first `keepChars` characters. */
-export function compressedToolResult(history: readonly ChatMessage[], index: number, keepChars: number, note?: string): ChatMessage {
+/**
+ * A tool result replaced by its digest: the metadata line, the facts a model acts on, the model's note when
+ * there is one (added, never instead of the facts) and how to get the full result back. `headChars` is what
+ * is kept of a result no digest rule understands.
+ */
+export function compressedToolResult(history: readonly ChatMessage[], index: number, headChars: number, note?: string): ChatMessage {
   const m = history[index]!;
-  const head = describeMeta(toolResultMeta(history, index));
-  let body = note ? `${head}: ${note.trim()}` : head;
-  if (!note && keepChars > 0 && m.content.trim()) body += `\n${clip(m.content, keepChars)}`;
-  const out: ChatMessage = { role: 'tool', content: markCompressed(body) };
+  const out: ChatMessage = { role: 'tool', content: digestToolResult(history, index, { headChars, ...(note && { note }) }) };
   if (m.toolCallId !== undefined) out.toolCallId = m.toolCallId;
   if (m.toolName !== undefined) out.toolName = m.toolName;
   return out;

@@ -18,6 +18,26 @@ export interface ToolResultMeta {
   lineCount: number;
 }
 
+/**
+ * What a failed result looks like: the executor's "Error:" results, a denied or unrun call, an MCP tool's
+ * reported error, a command that timed out, was cancelled or killed (a non-zero exit is read separately).
+ */
+const FAILURE: readonly RegExp[] = [
+  /^Error:/,
+  /^The user denied/,
+  /^Not run:/,
+  /^Cancelled (?:before|while) /,
+  /^The MCP tool "[^"]*" of server "[^"]*" reported an error/,
+  /\[Timed out/,
+  /\n\[(?:Cancelled by the user|The command was killed by a signal)[^\n]*\]\s*$/,
+];
+
+/** The tool's own name: MCP tools are registered as `server__tool` (e.g. files__list_directory → list_directory). */
+export function baseToolName(name: string): string {
+  const cut = name.lastIndexOf('__');
+  return cut > 0 && cut + 2 < name.length ? name.slice(cut + 2) : name;
+}
+
 /** The call this tool result answers: the nearest earlier assistant message carrying its id. */
 export function findCall(history: readonly ChatMessage[], index: number): ToolCall | undefined {
   const id = history[index]?.toolCallId;
@@ -36,7 +56,7 @@ export function toolResultMeta(history: readonly ChatMessage[], index: number): 
   const content = message.content;
   const meta: ToolResultMeta = {
     tool: message.toolName ?? call?.name ?? 'tool',
-    failed: /^Error:/.test(content) || /\[Timed out/.test(content) || /^The user denied/.test(content),
+    failed: FAILURE.some((re) => re.test(content)),
     chars: content.length,
     lineCount: content ? content.split('\n').length : 0,
   };

@@ -1,29 +1,56 @@
-// The running session summary: what happened in messages that left the prompt, and which files were touched.
-// Built deterministically from the messages themselves, so eviction never needs the model.
+// The running session summary: what happened in messages that left the prompt. Built deterministically from
+// the messages themselves, so eviction never needs the model. A weak model trusts it as the whole story, so it
+// keeps the user's requests (pinned: never dropped for room), each tool result as a digest (every name a
+// listing gave, "a → b: ok" for a move), the files changed before the files only read, and the open todos.
+import { DEFAULT_POLICY_MESSAGES } from '../analysis/policyConfig';
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
+import { digestLine, parseTodoList, resultSucceeded } from './digest';
 import type { Unit } from './layout';
 import { oneLine, parseArguments, unmarked } from './marker';
-import { toolResultMeta } from './metadata';
+import { baseToolName, findCall, toolResultMeta } from './metadata';
 
-export type FileTouch = 'read' | 'modified';
+/** 'moved': the file left this path (a move's source). */
+export type FileTouch = 'read' | 'modified' | 'moved';
+export type SummaryTodoStatus = 'pending' | 'in_progress' | 'done';
 
-/** The serialisable form, for persistence. */
+/** The serialisable form, for persistence. Fields added later are optional so older stored states still load. */
 export interface SummaryState {
   lines: string[];
   /** Lines dropped from the front to keep the summary small. */
   omitted: number;
   files: Array<[path: string, touch: FileTouch]>;
+  /** The user's requests from evicted messages (oldest first), each cut to about REQUEST_CHARS. */
+  requests?: string[];
+  /** The latest todo list seen in evicted messages. */
+  todos?: Array<{ text: string; status: SummaryTodoStatus }>;
 }
 
-const MODIFYING_TOOLS = new Set(['edit_file', 'write_file', 'move_file', 'delete_file', 'create_file', 'apply_patch']);
+const MODIFYING_TOOLS = new Set(['edit_file', 'write_file', 'move_file', 'delete_file', 'create_file', 'apply_patch', 'create_directory']);
 const MAX_STORED_LINES = 200;
 const MAX_LISTED_FILES = 40;
+const MAX_STORED_REQUESTS = 50;
+const MAX_LISTED_TODOS = 15;
+/** A pinned request longer than this keeps its head and tail. */
+export const REQUEST_CHARS = 600;
+
+// The messages the agent itself sends as "user" to keep a weak model going (src/core/analysis/policyConfig.ts,
+// src/core/resilience/turnHooks.ts, src/core/toolProtocol/toolBlock.ts). They are not the user's requests.
+const NUDGE_PREFIXES = Object.values(DEFAULT_POLICY_MESSAGES).map((m) => m.slice(0, 60));
+const NUDGE_PATTERNS = [/^Your tool call could not be run:/, /^You have called \S+ with the same arguments \d+ times in a row/];
+
+/** Is this user message one of the agent's own nudges (a continuation, a correction), not a request? */
+export function isNudge(text: string): boolean {
+  const t = unmarked(text).trim();
+  return NUDGE_PREFIXES.some((p) => t.startsWith(p)) || NUDGE_PATTERNS.some((re) => re.test(t));
+}
 
 export class RunningSummary {
   private lines: string[] = [];
   private omitted = 0;
   private readonly files = new Map<string, FileTouch>();
+  private requests: string[] = [];
+  private todos: Array<{ text: string; status: SummaryTodoStatus }> | undefined;
   /** Bumped on every change, so render() can reuse its last result (it runs on every measurement). */
   private version = 0;
   private rendered: { version: number; maxTokens: number; text: string } | undefined;
@@ -34,44 +61,80 @@ export class RunningSummary {
     s.lines = [...state.lines];
     s.omitted = state.omitted;
     for (const [path, touch] of state.files) s.files.set(path, touch);
+    s.requests = [...(state.requests ?? [])];
+    if (state.todos) s.todos = state.todos.map((t) => ({ ...t }));
     return s;
   }
 
   get empty(): boolean {
-    return this.lines.length === 0 && this.omitted === 0 && this.files.size === 0;
+    return this.lines.length === 0 && this.omitted === 0 && this.files.size === 0 && this.requests.length === 0 && this.todos === undefined;
   }
 
   toState(): SummaryState {
-    return { lines: [...this.lines], omitted: this.omitted, files: [...this.files] };
+    const state: SummaryState = { lines: [...this.lines], omitted: this.omitted, files: [...this.files] };
+    if (this.requests.length) state.requests = [...this.requests];
+    if (this.todos) state.todos = this.todos.map((t) => ({ ...t }));
+    return state;
   }
 
   filesTouched(): string[] {
     return [...this.files.keys()];
   }
 
+  /** The pinned user requests, oldest first. */
+  userRequests(): string[] {
+    return [...this.requests];
+  }
+
+  /** Open items of the latest todo list seen (undefined: no todo list was seen). */
+  openTodos(): string[] | undefined {
+    return this.todos?.filter((t) => t.status !== 'done').map((t) => t.text);
+  }
+
   /** Records a unit leaving the prompt. `current(i)` is the message as the model last saw it. */
   addUnit(history: readonly ChatMessage[], unit: Unit, current: (index: number) => ChatMessage): void {
     for (let i = unit.start; i < unit.end; i++) {
       const m = current(i);
-      if (m.role === 'user') this.push(`User: ${oneLine(unmarked(m.content), 200)}`);
+      if (m.role === 'user') this.addUser(history, i, m);
       else if (m.role === 'assistant') {
         const text = unmarked(m.content).trim();
         if (text) this.push(`Assistant: ${oneLine(text, 200)}`);
-        for (const call of m.toolCalls ?? []) this.noteFiles(call.name, parseArguments(call.arguments));
       } else if (m.role === 'tool') {
-        this.push(`Tool ${this.toolLine(history, i)}`);
+        // The original, not the compressed copy the model last saw: the digest is built from all of it.
+        this.push(`Tool ${digestLine(history, i)}`);
+        this.noteResult(history, i);
       }
     }
   }
 
-  /** The block added to the system prompt; the newest lines survive when it must fit `maxTokens`. */
+  /**
+   * The block added to the system prompt, at most about `maxTokens`: the pinned requests, the files and the
+   * open todos always stay (the newest request at least, when even the requests do not fit); the steps fill
+   * what is left, newest first.
+   */
   render(maxTokens: number): string {
     if (this.empty) return '';
     if (this.rendered && this.rendered.version === this.version && this.rendered.maxTokens === maxTokens) return this.rendered.text;
     const head = '# Session summary\nEarlier messages left the context window to make room. What happened in them:';
-    const files = this.renderFiles();
-    // Newest lines first until the budget is spent (the note on dropped lines and the files line are reserved for).
-    let budget = maxTokens - estimateTokens(head) - estimateTokens(files) - 12;
+    const tail = [this.renderFiles(), this.renderTodos()].filter(Boolean);
+    let budget = maxTokens - estimateTokens(head) - tail.reduce((n, t) => n + estimateTokens(t) + 1, 0) - 12;
+
+    const requests = this.requests.map((r) => `- User: ${r}`);
+    let keptRequests = 0;
+    for (let i = requests.length - 1; i >= 0; i--) {
+      const cost = estimateTokens(requests[i]!) + 2;
+      if (cost > budget && keptRequests > 0) break;
+      budget -= cost;
+      keptRequests++;
+    }
+    const requestBlock: string[] = [];
+    if (keptRequests > 0) {
+      const droppedRequests = requests.length - keptRequests;
+      requestBlock.push(`The user's requests (oldest first${droppedRequests ? `; ${droppedRequests} older ones not listed` : ''}):`, ...requests.slice(requests.length - keptRequests));
+      budget -= estimateTokens(requestBlock[0]!) + 1;
+    }
+
+    // Newest steps first until the budget is spent (the note on dropped steps is reserved for).
     let kept = 0;
     for (let i = this.lines.length - 1; i >= 0; i--) {
       const cost = estimateTokens(this.lines[i]!) + 2;
@@ -80,39 +143,93 @@ export class RunningSummary {
       kept++;
     }
     const dropped = this.omitted + (this.lines.length - kept);
-    const body = this.lines.slice(this.lines.length - kept).map((l) => `- ${l}`);
-    if (dropped > 0) body.unshift(`- (${dropped} earlier steps not listed)`);
-    const text = [head, ...body, ...(files ? [files] : [])].join('\n');
+    const steps = this.lines.slice(this.lines.length - kept).map((l) => `- ${l}`);
+    if (dropped > 0) steps.unshift(`- (${dropped} earlier steps not listed)`);
+    if (requestBlock.length && steps.length) steps.unshift('Steps (oldest first):');
+    const text = [head, ...requestBlock, ...steps, ...tail].join('\n');
     this.rendered = { version: this.version, maxTokens, text };
     return text;
   }
 
-  private toolLine(history: readonly ChatMessage[], index: number): string {
-    const meta = toolResultMeta(history, index);
-    const target = meta.command ? `\`${oneLine(meta.command, 80)}\`` : (meta.file ?? '');
-    const outcome = meta.exitCode !== undefined ? `exit code ${meta.exitCode}` : meta.failed ? 'failed' : 'ok';
-    return `${meta.tool}${target ? ' ' + target : ''}${meta.destination ? ' → ' + meta.destination : ''}: ${outcome}`;
-  }
-
-  private noteFiles(tool: string, args: Record<string, unknown> | undefined): void {
-    if (!args) return;
-    const touch: FileTouch = MODIFYING_TOOLS.has(tool) ? 'modified' : 'read';
-    for (const key of ['path', 'file', 'file_path', 'source', 'destination']) {
-      const v = args[key];
-      if (typeof v !== 'string' || !v.trim() || (tool === 'list_directory' && key === 'path') || tool === 'search_files') continue;
-      this.version++;
-      const before = this.files.get(v);
-      this.files.delete(v); // re-insert so the map stays in order of last touch
-      this.files.set(v, before === 'modified' ? 'modified' : touch);
+  private addUser(history: readonly ChatMessage[], index: number, seen: ChatMessage): void {
+    const original = unmarked(history[index]!.content).trim();
+    const first = history.findIndex((m) => m.role === 'user') === index;
+    if (!original || (!first && isNudge(original))) {
+      this.push(`User: ${oneLine(unmarked(seen.content), 200)}`);
+      return;
     }
+    // Pinned: the request itself, from the original (the model may have seen a shortened copy).
+    const request = pinnedText(original);
+    const before = this.requests.indexOf(request);
+    if (before >= 0) this.requests.splice(before, 1); // the same words again: keep one, at its newest place
+    this.requests.push(request);
+    if (this.requests.length > MAX_STORED_REQUESTS) this.requests.shift();
+    this.push(`User request (kept above): ${oneLine(original, 80)}`);
   }
 
+  /** Files a result touched (only when it succeeded), and the todo list it shows. */
+  private noteResult(history: readonly ChatMessage[], index: number): void {
+    const meta = toolResultMeta(history, index);
+    const base = baseToolName(meta.tool);
+    const content = unmarked(history[index]!.content);
+    if (base === 'todo_write' || base === 'todo_read') {
+      const list = parseTodoList(content);
+      if (list) {
+        this.version++;
+        this.todos = list;
+      }
+      return;
+    }
+    if (base === 'list_directory' || base === 'search_files' || base === 'run_command') return;
+    const call = findCall(history, index);
+    const args = call ? parseArguments(call.arguments) : undefined;
+    if (!args) return;
+    if (MODIFYING_TOOLS.has(base)) {
+      if (!resultSucceeded(history, index)) return; // a failed change touched nothing
+      if (base === 'move_file') {
+        const from = pathArg(args, ['source', 'path', 'from']);
+        const to = pathArg(args, ['destination', 'target', 'to']);
+        if (from) this.touch(from, 'moved');
+        if (to) this.touch(to, 'modified');
+        return;
+      }
+      for (const p of pathArgs(args)) this.touch(p, 'modified');
+      return;
+    }
+    if (!resultSucceeded(history, index)) return;
+    for (const p of pathArgs(args)) this.touch(p, 'read');
+  }
+
+  private touch(path: string, touch: FileTouch): void {
+    this.version++;
+    const before = this.files.get(path);
+    this.files.delete(path); // re-insert so the map stays in order of last touch
+    // A read does not undo a change; a move or a new change replaces what was known about the path.
+    this.files.set(path, touch === 'read' && before === 'modified' ? 'modified' : touch);
+  }
+
+  /** One line, changed files first, then files moved away, then files only read; newest first within each. */
   private renderFiles(): string {
     if (this.files.size === 0) return '';
-    const entries = [...this.files].reverse(); // newest first
-    const shown = entries.slice(0, MAX_LISTED_FILES).map(([p, t]) => `${p} (${t})`);
+    const newest = [...this.files].reverse();
+    const order: FileTouch[] = ['modified', 'moved', 'read'];
+    const entries = order.flatMap((t) => newest.filter(([, touch]) => touch === t));
+    const label = { modified: 'modified', moved: 'moved away', read: 'read' } as const;
+    const shown = entries.slice(0, MAX_LISTED_FILES).map(([p, t]) => `${p} (${label[t]})`);
     const more = entries.length > MAX_LISTED_FILES ? ` (+${entries.length - MAX_LISTED_FILES} more)` : '';
     return `Files touched: ${shown.join(', ')}${more}`;
+  }
+
+  private renderTodos(): string {
+    if (!this.todos) return '';
+    const total = this.todos.length;
+    const done = this.todos.filter((t) => t.status === 'done').length;
+    if (total === 0) return 'Work left: the latest todo list was empty.';
+    const open = this.todos.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => t.status !== 'done');
+    if (open.length === 0) return `Work left: all ${total} todos of the latest todo list were done.`;
+    const shown = open.slice(0, MAX_LISTED_TODOS).map((t) => `${t.n}. [${t.status === 'in_progress' ? '~' : ' '}] ${oneLine(t.text, 150)}`);
+    const more = open.length > MAX_LISTED_TODOS ? `; (+${open.length - MAX_LISTED_TODOS} more)` : '';
+    return `Work left (open todos of the latest todo list, ${done}/${total} done): ${shown.join('; ')}${more}`;
   }
 
   private push(line: string): void {
@@ -123,4 +240,31 @@ export class RunningSummary {
       this.omitted++;
     }
   }
+}
+
+/** A request on one line; a huge one keeps its head and its tail (where "then run the tests" tends to be). */
+function pinnedText(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= REQUEST_CHARS) return flat;
+  const tail = Math.floor(REQUEST_CHARS / 4);
+  return `${flat.slice(0, REQUEST_CHARS - tail - 3).trimEnd()} … ${flat.slice(flat.length - tail).trimStart()}`;
+}
+
+function pathArg(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const k of keys) {
+    const v = args[k];
+    if (typeof v === 'string' && v.trim()) return v;
+  }
+  return undefined;
+}
+
+function pathArgs(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const k of ['path', 'file', 'file_path', 'source', 'destination']) {
+    const v = args[k];
+    if (typeof v === 'string' && v.trim()) out.push(v);
+  }
+  const many = args.paths;
+  if (Array.isArray(many)) for (const v of many) if (typeof v === 'string' && v.trim()) out.push(v);
+  return out;
 }

@@ -12,8 +12,9 @@ import { ContextBudgetError } from './budgetError';
 import { TokenCalibration, calibrationKey, type KeyValuePort } from './calibration';
 import { TokenMeter, type PromptMeasure } from './meter';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings';
-import { TruncationWatch } from './truncationWatch';
-import { chooseContextWindow, resolveContextWindow, type ContextWindow, type WindowSource } from './window';
+import { CompressionBudget } from './compressionBudget';
+import type { ContextWindow, WindowSource } from './window';
+import { WorkingWindow } from './workingWindow';
 
 export interface ContextManagerOptions {
   /** The main model's server: asked for the window, and (by default) runs the compression agent. */
@@ -41,6 +42,13 @@ export interface ContextManagerOptions {
   onWarning?: (message: string) => void;
   /** Progress while compressing (a status line). */
   onStatus?: (message: string) => void;
+  /** The window we budget against changed (the server runs less than asked, or the user fixed it). */
+  onWindowChange?: (change: { window: number; previous: number; source: string; reason: string }) => void;
+  /**
+   * Hold the LLM compression pass to a budget of model calls (per turn and per session; see compressionBudget.ts).
+   * The agent session turns this on; without it every pass may use maxCompressionIterations.
+   */
+  callBudget?: boolean;
 }
 
 export interface ContextStatus {
@@ -63,12 +71,19 @@ export interface ContextStatus {
   /** History messages no longer in the prompt. */
   evictedMessages: number;
   summary?: string;
+  /** LLM compression calls this turn, and the turn's limit. */
+  compressionBudget: { used: number; limit: number };
 }
 
 export interface ContextManager {
   /** Plug into TurnConfig.hooks (or pass prepareMessages to createTurnHooks). */
-  readonly hooks: { prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> };
-  prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
+  readonly hooks: { prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools?: readonly ToolDefinition[]): Promise<ChatMessage[]> };
+  /** `tools`: the definitions the request will carry (default: the `tools` option). */
+  prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools?: readonly ToolDefinition[]): Promise<ChatMessage[]>;
+  /** A new user turn begins (the compression budget is per turn). */
+  startTurn(): void;
+  /** The window the next request is budgeted against (looked up on first use). */
+  windowTokens(signal: AbortSignal): Promise<number>;
   /** Feed the server's count for the last prepared request (the `usage` event). */
   recordUsage(usage: { promptTokens: number }): void;
   /** "Compress Context Now": `messages` as the runner would send them ([system, ...history]). */
@@ -94,58 +109,97 @@ class DefaultContextManager implements ContextManager {
   private readonly meter = new TokenMeter();
   private readonly view: HistoryView;
   private readonly calibration: TokenCalibration;
-  private readonly watch: TruncationWatch;
+  private readonly windows: WorkingWindow;
+  private readonly budget: CompressionBudget | undefined;
   private readonly compressionModel: CompressionModel | undefined;
-  private windowPromise: Promise<ContextWindow> | undefined;
-  private knownWindow: ContextWindow | undefined;
   private lastMeasure: PromptMeasure = EMPTY_MEASURE;
-  private lastSent: { raw: number; expected: number; window: number } | undefined;
+  private lastSent: { raw: number; expected: number } | undefined;
+  /** A count that may be a cut prompt or a tokenizer that counts differently: decided by the next count. */
+  private heldSample: { raw: number; reported: number } | undefined;
   /** The history at the last compression (length and last message): no second one until something new arrived. */
   private compressedAt: { length: number; last: string } | undefined;
+  /** The window shrank: compress before the next request even if nothing new arrived. */
+  private compressNext = false;
   private compressions = 0;
 
   constructor(private readonly options: ContextManagerOptions) {
     this.settings = parseContextSettings(options.settings ?? {});
+    const s = this.settings;
     this.view = new HistoryView(options.initialState);
     this.calibration = new TokenCalibration({
       key: calibrationKey(options.provider.id, options.model),
-      alpha: this.settings.calibrationAlpha,
+      alpha: s.calibrationAlpha,
       ...(options.calibrationStore && { store: options.calibrationStore }),
       onStoreError: (m) => options.onWarning?.(m),
     });
-    this.watch = new TruncationWatch({ ratio: this.settings.truncationRatio, minTokens: this.settings.truncationMinTokens });
+    this.windows = new WorkingWindow({
+      provider: options.provider,
+      model: options.model,
+      ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
+      ...(options.configuredWindow !== undefined && { configuredWindow: options.configuredWindow }),
+      ...(options.window !== undefined && { window: options.window }),
+      ...(options.calibrationStore && { store: options.calibrationStore }),
+      detector: { hardRatio: s.truncationRatio, softRatio: s.truncationSuspectRatio, minTokens: s.truncationMinTokens },
+      ...(options.onWarning && { onWarning: options.onWarning }),
+      onChange: (change) => {
+        this.compressNext = true;
+        options.onWindowChange?.(change);
+      },
+    });
     this.compressionModel =
-      options.compressionModel === null || !this.settings.llmCompression
+      options.compressionModel === null || !s.llmCompression
         ? undefined
         : (options.compressionModel ?? {
             provider: options.provider,
             model: options.model,
             ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
           });
-    this.hooks = { prepareMessages: (messages, signal) => this.prepareMessages(messages, signal) };
+    if (options.callBudget) {
+      this.budget = new CompressionBudget({
+        share: s.compressionCallShare,
+        minPassCalls: 2,
+        retryGrowth: s.compressionRetryGrowth,
+        maxFailures: 2,
+        maxIterations: s.maxCompressionIterations,
+      });
+    }
+    this.hooks = { prepareMessages: (messages, signal, tools) => this.prepareMessages(messages, signal, tools) };
   }
 
-  async prepareMessages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]> {
-    const window = (await this.window(signal)).tokens;
+  startTurn(): void {
+    this.budget?.startTurn();
+  }
+
+  async windowTokens(signal: AbortSignal): Promise<number> {
+    return (await this.windows.get(signal)).tokens;
+  }
+
+  async prepareMessages(messages: ChatMessage[], signal: AbortSignal, sentTools?: readonly ToolDefinition[]): Promise<ChatMessage[]> {
+    const window = (await this.windows.get(signal)).tokens;
     await this.calibration.load();
+    this.budget?.recordWork();
     const { system, history } = split(messages);
     this.view.reconcile(history);
-    const tools = this.options.tools?.() ?? [];
+    // Exactly the tools this request carries: a request without tools must not be measured with them.
+    const tools = sentTools ?? this.options.tools?.() ?? [];
     const s = this.settings;
     const summaryCap = Math.floor(window * s.summaryMaxShare);
     const build = (cap = summaryCap) => this.view.build(system, history, cap);
     let prepared = build();
     let measure = this.meter.measure(prepared, tools, this.calibration.factor);
-    const fresh = !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
+    const fresh =
+      this.compressNext || !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
     let compressed = false;
 
-    if (measure.total > window * s.compressAt && fresh) {
+    if ((measure.total > window * s.compressAt || (this.compressNext && measure.total > window * s.compressTo)) && fresh) {
       await this.runCompression('threshold', system, history, tools, window, signal);
       compressed = true;
       prepared = build();
       measure = this.meter.measure(prepared, tools, this.calibration.factor);
     }
-    if (window - measure.total < s.minAnswerTokens) {
+    this.compressNext = false;
+    const minAnswer = minAnswerTokens(s, window);
+    if (window - measure.total < minAnswer) {
       if (!compressed && fresh) {
         await this.runCompression('budget', system, history, tools, window, signal);
         prepared = build();
@@ -154,28 +208,38 @@ class DefaultContextManager implements ContextManager {
       // Before stopping the turn, the session summary gives way (its oldest lines first; the files list stays):
       // in a small window a shorter summary is better than no answer.
       let cap = summaryCap;
-      while (window - measure.total < s.minAnswerTokens && cap > 0 && !this.view.summary.empty) {
-        const deficit = measure.total - (window - s.minAnswerTokens);
+      while (window - measure.total < minAnswer && cap > 0 && !this.view.summary.empty) {
+        const deficit = measure.total - (window - minAnswer);
         cap = Math.max(0, cap - Math.ceil(deficit / this.calibration.factor) - 8);
         prepared = build(cap);
         measure = this.meter.measure(prepared, tools, this.calibration.factor);
       }
       this.lastMeasure = measure;
-      if (window - measure.total < s.minAnswerTokens) throw this.budgetError(measure, window);
+      if (window - measure.total < minAnswer) throw this.budgetError(measure, window);
     }
     this.lastMeasure = measure;
-    this.lastSent = { raw: measure.raw, expected: measure.total, window };
+    this.lastSent = { raw: measure.raw, expected: measure.total };
     return prepared;
   }
 
   recordUsage(usage: { promptTokens: number }): void {
     const sent = this.lastSent;
     this.lastSent = undefined; // one count per prepared request; retries and other calls do not re-use it
-    if (sent) this.observe(sent.raw, sent.expected, usage.promptTokens, sent.window);
+    if (!sent || !(usage.promptTokens > 0)) return; // a missing count (some servers omit it on cached prompts) is no evidence
+    const { verdict } = this.windows.observe({ expected: sent.expected, reported: usage.promptTokens }, this.options.provider.id);
+    const held = this.heldSample;
+    this.heldSample = undefined;
+    if (verdict.kind === 'suspect') {
+      this.heldSample = { raw: sent.raw, reported: usage.promptTokens };
+      return;
+    }
+    if (verdict.kind === 'cut') return; // a cut prompt says nothing about the tokenizer
+    if (held) this.calibration.observe(held.raw, held.reported);
+    this.calibration.observe(sent.raw, usage.promptTokens);
   }
 
   async compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport> {
-    const window = (await this.window(signal)).tokens;
+    const window = (await this.windows.get(signal)).tokens;
     await this.calibration.load();
     const { system, history } = split(messages);
     this.view.reconcile(history);
@@ -186,7 +250,7 @@ class DefaultContextManager implements ContextManager {
   }
 
   status(): ContextStatus {
-    const w = this.knownWindow ?? { tokens: this.options.configuredWindow ?? this.options.contextSize ?? 0, source: 'configured' as const };
+    const w = this.windows.known() ?? { tokens: this.options.configuredWindow ?? this.options.contextSize ?? 0, source: 'configured' as const };
     const m = this.lastMeasure;
     const summary = this.view.summary.render(Math.floor(w.tokens * this.settings.summaryMaxShare));
     return {
@@ -200,12 +264,13 @@ class DefaultContextManager implements ContextManager {
       free: Math.max(0, w.tokens - m.total),
       compressAtTokens: Math.floor(w.tokens * this.settings.compressAt),
       targetTokens: Math.floor(w.tokens * this.settings.compressTo),
-      minAnswerTokens: this.settings.minAnswerTokens,
+      minAnswerTokens: minAnswerTokens(this.settings, w.tokens),
       calibrationFactor: this.calibration.factor,
       calibrationSamples: this.calibration.samples,
       compressions: this.compressions,
       evictedMessages: this.view.evictedThrough,
       ...(summary && { summary }),
+      compressionBudget: this.budget?.snapshot() ?? { used: 0, limit: this.settings.maxCompressionIterations },
     };
   }
 
@@ -218,7 +283,7 @@ class DefaultContextManager implements ContextManager {
   }
 
   refreshWindow(): void {
-    this.windowPromise = undefined;
+    this.windows.refresh();
   }
 
   private async runCompression(
@@ -231,33 +296,45 @@ class DefaultContextManager implements ContextManager {
   ): Promise<CompressionReport> {
     const s = this.settings;
     const scope = new CompressionScope({ system, history, tools, view: this.view, settings: s, meter: this.meter, factor: this.calibration.factor, window });
+    const historyTokens = this.meter.messages(history);
+    // "Compress Context Now" is the user's call; only the automatic passes are held to the budget.
+    const permit = this.budget && reason !== 'manual' ? this.budget.permit(historyTokens, window) : { calls: s.maxCompressionIterations };
     const report = await compress(
       scope,
       reason,
       {
-        ...(this.compressionModel && { model: this.compressionModel }),
-        maxIterations: s.maxCompressionIterations,
+        ...(this.compressionModel && permit.calls > 0 && { model: this.compressionModel }),
+        maxIterations: permit.calls,
         temperature: s.compressionTemperature,
         ...(this.options.onStatus && { onStatus: this.options.onStatus }),
-        onUsage: (raw, reported) => this.observe(raw, Math.ceil(raw * this.calibration.factor), reported, window),
+        onUsage: (raw, reported) => {
+          // The compression agent's counts feed calibration only when they look whole.
+          if (!this.windows.isCut({ expected: Math.ceil(raw * this.calibration.factor), reported })) this.calibration.observe(raw, reported);
+        },
       },
       signal,
     );
+    const calls = report.llm?.iterations ?? 0;
+    if (this.budget && report.llm) {
+      const llmStep = report.steps.find((step) => step.method === 'llm');
+      const { disabledNow } = this.budget.recordPass(
+        calls,
+        { targetMet: !!llmStep && llmStep.tokensAfter <= report.targetTokens, failed: report.llm.failure !== undefined && report.llm.compressed === 0 },
+        historyTokens,
+      );
+      if (disabledNow) {
+        this.options.onWarning?.(
+          'The model twice did not carry out the compression pass (it has to call the compression tools). From now on this session compresses without it: tool results become short digests, and the oldest rounds move into a session summary.',
+        );
+      }
+    }
+    report.modelCalls = calls;
+    report.budget = this.budget?.snapshot() ?? { used: calls, limit: permit.calls };
+    if (this.compressionModel && permit.skipped) report.skipped = permit.skipped;
     this.compressedAt = { length: history.length, last: lastFingerprint(history) };
     this.compressions++;
     if (report.method !== 'none' || reason === 'manual') this.options.onCompression?.(report);
     return report;
-  }
-
-  private observe(raw: number, expected: number, reported: number, window: number): void {
-    if (!(reported > 0)) return; // a missing count (some servers omit it on cached prompts) is no evidence
-    const check = { expected, reported, window, providerId: this.options.provider.id };
-    if (this.watch.suspicious(check)) {
-      const warning = this.watch.check(check);
-      if (warning) this.options.onWarning?.(warning);
-      return; // a cut prompt says nothing about the tokenizer
-    }
-    this.calibration.observe(raw, reported);
   }
 
   private budgetError(m: PromptMeasure, window: number): ContextBudgetError {
@@ -266,7 +343,7 @@ class DefaultContextManager implements ContextManager {
     const system = Math.ceil(m.systemTokens * f);
     const tools = Math.ceil(m.toolDefinitionTokens * f);
     const conversation = Math.max(0, m.total - system - tools);
-    const need = this.settings.minAnswerTokens;
+    const need = minAnswerTokens(this.settings, window);
     const parts = `system prompt ${fmt(system)}, tool definitions ${fmt(tools)}, conversation ${fmt(conversation)}`;
     let cause: string;
     if (window - system - tools < need) {
@@ -280,38 +357,11 @@ class DefaultContextManager implements ContextManager {
       { window, used: m.total, systemTokens: system, toolDefinitionTokens: tools, minAnswerTokens: need },
     );
   }
+}
 
-  private async window(signal: AbortSignal): Promise<ContextWindow> {
-    this.windowPromise ??= this.lookUpWindow(signal).then(
-      (w) => (this.knownWindow = w),
-      (err: unknown) => {
-        this.windowPromise = undefined; // a cancelled lookup must not stick
-        throw err;
-      },
-    );
-    return this.windowPromise;
-  }
-
-  private async lookUpWindow(signal: AbortSignal): Promise<ContextWindow> {
-    const o = this.options;
-    if (typeof o.window === 'number') return { tokens: o.window, source: 'configured' };
-    if (o.window && typeof o.window === 'object') return o.window;
-    if (typeof o.window === 'function') {
-      try {
-        return await o.window(signal);
-      } catch (err) {
-        if (signal.aborted) throw err;
-        const fallback = chooseContextWindow({ contextSizeApi: false, ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) });
-        return { ...fallback, note: `Could not find the context window (${err instanceof Error ? err.message : String(err)}). ${fallback.note ?? ''}`.trim() };
-      }
-    }
-    return resolveContextWindow(
-      o.provider,
-      o.model,
-      { ...(o.contextSize !== undefined && { contextSize: o.contextSize }), ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) },
-      signal,
-    );
-  }
+/** Room kept for the answer: the setting, but never more than 40% of a small window (2k servers exist). */
+function minAnswerTokens(s: ContextSettings, window: number): number {
+  return Math.min(s.minAnswerTokens, Math.floor(window * 0.4));
 }
 
 function split(messages: readonly ChatMessage[]): { system: ChatMessage | undefined; history: ChatMessage[] } {

@@ -23,7 +23,10 @@ export const contextSettingsSchema = z
     assistantSummaryTokens: z.number().int().min(10).max(4000).default(200),
     /** The fallback keeps the last N rounds whole while that is enough. */
     fallbackKeepRounds: z.number().int().min(0).max(1000).default(10),
-    /** The fallback cuts older tool results to this many characters. */
+    /**
+     * Compressed tool results become digests (every listed name, every search hit, exit codes, change outcomes);
+     * a result no digest rule understands (an unknown tool's) keeps this many characters of its head.
+     */
     fallbackToolResultChars: z.number().int().min(0).max(100_000).default(200),
     /** Tools whose results are never compressed (they can still be evicted as a whole when the window is full). */
     neverCompressTools: z.array(z.string().min(1)).default([]),
@@ -33,6 +36,12 @@ export const contextSettingsSchema = z
     calibrationAlpha: z.number().gt(0).max(1).default(0.3),
     /** The server counting fewer than this share of our estimate means it probably cut the prompt. */
     truncationRatio: fraction.default(0.7),
+    /** Below this share a count is suspect: two in a row whose shortfall grows with the prompt mean a cut. */
+    truncationSuspectRatio: fraction.default(0.9),
+    /** The LLM compression pass may spend at most this share of the session's model calls (and never more per turn than the turn's own). */
+    compressionCallShare: z.number().gt(0).max(1).default(0.5),
+    /** After a pass missed its target, wait until the history grew by this share of the window before trying the LLM again. */
+    compressionRetryGrowth: fraction.default(0.25),
     /** …but only when we expected at least this many tokens (small prompts are too noisy to judge). */
     truncationMinTokens: z.number().int().min(0).default(1000),
   })

@@ -1,7 +1,18 @@
 // The context window we budget against is the one the server actually runs, not the one we wish it had.
 import type { ChatProvider, ModelInfo } from '../provider';
 
-export type WindowSource = 'num_ctx' | 'loaded' | 'configured' | 'model_max' | 'default';
+export type WindowSource =
+  | 'num_ctx'
+  | 'loaded'
+  | 'configured'
+  | 'model_max'
+  | 'default'
+  /** The server said after a request what it runs (Ollama `/api/ps`). */
+  | 'running'
+  /** Found from the server's prompt counts: it cuts prompts above this size. */
+  | 'detected'
+  /** Detected in an earlier session against the same server and model. */
+  | 'remembered';
 
 export interface ContextWindow {
   tokens: number;
@@ -24,6 +35,10 @@ export interface WindowInputs {
 
 export function chooseContextWindow(inputs: WindowInputs): ContextWindow {
   const { info } = inputs;
+  if (inputs.contextSizeApi && !inputs.requestedContextSize && info?.defaultContextSize) {
+    // Nothing configured: the provider sends its own default num_ctx, and that is the window.
+    return { tokens: info.defaultContextSize, source: 'num_ctx' };
+  }
   if (inputs.contextSizeApi && inputs.requestedContextSize) {
     const max = info?.contextLength;
     if (max && max < inputs.requestedContextSize) {
@@ -42,7 +57,12 @@ export function chooseContextWindow(inputs: WindowInputs): ContextWindow {
   if (info?.contextLength) {
     return { tokens: info.contextLength, source: 'model_max', note: 'The server did not say what context it runs with; using the model maximum. Configure the context size if requests get cut.' };
   }
-  return { tokens: DEFAULT_WINDOW, source: 'default', note: `The server did not report a context size; assuming ${DEFAULT_WINDOW}. Configure it for a larger window.` };
+  const why = info?.listed === false ? `The server does not list the model "${info.name}", so it did not say what context it runs` : 'The server did not report a context size';
+  return {
+    tokens: DEFAULT_WINDOW,
+    source: 'default',
+    note: `${why}; assuming ${DEFAULT_WINDOW.toLocaleString('en-US')} tokens. Set localharness.contextSize (CLI: --num-ctx N) to the window your server runs.`,
+  };
 }
 
 /** Asks the server about the model once; a failing lookup falls back to what we know (never throws, except on abort). */

@@ -22,7 +22,13 @@ export class LoggingProvider implements ChatProvider {
     this.id = inner.id;
     this.baseUrl = inner.baseUrl;
     this.capabilities = inner.capabilities;
+    // Optional server features pass straight through.
+    if (inner.runningContextLength) this.runningContextLength = (model, signal) => inner.runningContextLength!(model, signal);
+    if (inner.embed) this.embed = (model, input, signal) => inner.embed!(model, input, signal);
   }
+
+  readonly runningContextLength?: ChatProvider['runningContextLength'];
+  readonly embed?: ChatProvider['embed'];
 
   async *chat(request: ChatRequest): AsyncIterable<StreamDelta> {
     const n = ++this.seq;

@@ -5,7 +5,7 @@ import type { ProcessRunner } from '../../core/ports';
 import { ToolRegistry } from '../../core/tools/registry';
 import { registerBuiltinTools } from '../../core/tools/builtin';
 import { createProvider } from '../../providers';
-import { FALLBACK_NUM_CTX, NUM_CTX_CAP } from '../../providers/ollama';
+import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import type { Logger } from '../log/logger';
 import type { HarnessSettings } from '../settings';
@@ -41,6 +41,6 @@ export function createFallbackRunner(): ProcessRunner {
 /** The context window the server will run `model` with, as the provider will request it; null when unknown. */
 export function contextWindowOf(settings: HarnessSettings, info: ModelInfo | undefined): number | null {
   if (settings.contextSize > 0) return settings.contextSize;
-  if (settings.provider === 'ollama') return Math.min(info?.contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
+  if (settings.provider === 'ollama') return info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
   return info?.loadedContextLength ?? info?.contextLength ?? null;
 }

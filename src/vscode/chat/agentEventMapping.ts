@@ -51,9 +51,16 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
       return [
         {
           type: 'notice',
-          text: `Compressed the conversation (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages affected${event.targetMet ? '' : ' (still above the target)'}.`,
+          text:
+            `Compressed the conversation (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages affected` +
+            `${event.targetMet ? '' : ' (still above the target)'}${event.modelCalls > 0 ? `; ${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}` : ''}.`,
         },
       ];
+    case 'context_window':
+      return [{ type: 'context_limit', available: event.window }];
+    case 'tools_offered':
+      // The meter shows the request's size; which tools were offered is in the log and the MCP Servers view.
+      return [];
     case 'error':
       return [{ type: 'error', text: event.message, actions: suggestActions(event.message) }];
     case 'turn_end':

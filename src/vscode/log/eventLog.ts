@@ -45,6 +45,13 @@ export function describeEventForLog(event: AgentEvent): LogLine | undefined {
         level: 'info',
         message: `compressed the conversation (${event.method}, ${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages${event.targetMet ? '' : ', still above the target'}`,
       };
+    case 'context_window':
+      return { level: 'warn', message: `context window ${event.previous} → ${event.window} tokens (${event.source}): ${event.reason}` };
+    case 'tools_offered':
+      return {
+        level: 'debug',
+        message: `offered ${event.offered.length} of ${event.total} tools (${event.ranking}): ${event.tokensOffered} of ${event.tokensAll} definition tokens; ${event.offered.join(', ')}`,
+      };
     case 'error':
       return { level: 'error', message: event.message };
     case 'turn_end':

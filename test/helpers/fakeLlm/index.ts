@@ -27,9 +27,16 @@
  * (stream and non-stream; the `choices: []` usage chunk only when `stream_options.include_usage`),
  * `/v1/models`, LM Studio's `/api/v0/models`, and optionally llama.cpp's `/props`.
  *
- * startFakeOllamaServer(script, {name?, models?: [{name, contextLength, capabilities}]}) answers like
+ * startFakeOllamaServer(script, {name?, models?: [{name, contextLength, capabilities}], runningContext?}) answers like
  * Ollama: `/api/chat` NDJSON (tool calls whole, object arguments), `/api/tags`, `/api/show`
- * (`model_info["<arch>.context_length"]`, `capabilities`), `/api/version`, errors as `{"error": "…"}`.
+ * (`model_info["<arch>.context_length"]`, `capabilities`), `/api/version`, errors as `{"error": "…"}`, and
+ * `/api/ps` (models a chat request used; `context_length` = runningContext, a number or per-model function,
+ * left out when not given, like older Ollama).
+ *
+ * Both also embed (`/api/embed`, `/v1/embeddings`, see embeddings.ts): a hashed bag of word stems, so texts
+ * sharing words are similar. Option `embeddingModels` lists the models that can embed (absent: all; `[]`: none,
+ * answered with the servers' own "not found" / "does not support embeddings" errors). Count the calls
+ * with embedRequests(handle).
  *
  * Every handle: url, origin, requests (chat bodies), log (every request), clientAborts (replies the
  * client abandoned before they ended), waitForClientAbort(count?, timeoutMs?), close().
@@ -40,5 +47,6 @@
 export { startFakeOpenAIServer, type FakeOpenAIModel, type FakeOpenAIOptions } from './openaiServer';
 export { startFakeOllamaServer, type FakeOllamaModel, type FakeOllamaOptions } from './ollamaServer';
 export { loadTranscript, parseTranscript, startTranscriptServer, WIRE_FIXTURES, type Transcript } from './transcript';
+export { EMBED_PATHS, FAKE_EMBEDDING_DIMS, embedRequests, embeddedInputCount, fakeEmbedding } from './embeddings';
 export type { FakeServerHandle, RecordedRequest } from './httpHarness';
 export type { ChatBody, Fault, Script, ScriptStep, ScriptedReply, ScriptedToolCall } from './script';

@@ -1,5 +1,6 @@
 // A fake Ollama server speaking `/api/chat` NDJSON as documented in Ollama's docs/api.md, plus
-// `/api/tags`, `/api/show` and `/api/version`.
+// `/api/tags`, `/api/show`, `/api/ps` and `/api/version`.
+import { answerOllamaEmbed } from './embeddings';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
 import {
   DEFAULT_CHUNK_SIZE,
@@ -31,6 +32,18 @@ export interface FakeOllamaOptions {
    * as a model with context 131072 and capabilities completion, tools, thinking.
    */
   models?: FakeOllamaModel[];
+  /**
+   * `context_length` in `/api/ps` (the window the loaded model really runs, whatever num_ctx asked for):
+   * one number for every model, or per model name. Absent or undefined: the field is left out, like
+   * Ollama before it reported it. A model is listed only once a chat request used it.
+   */
+  runningContext?: number | ((model: string) => number | undefined);
+  /**
+   * `/api/embed`: the models that can embed (see embeddings.ts for the vectors). Absent: every name can.
+   * Others answer like Ollama: an installed chat model (in `models`) 400 "does not support embeddings",
+   * anything else 404 "not found, try pulling it first". `[]`: no embedding model at all.
+   */
+  embeddingModels?: string[];
 }
 
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson' };
@@ -42,6 +55,7 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
     if (!options.models) return { name, contextLength: 131072, capabilities: ['completion', 'tools', 'thinking'] };
     return options.models.find((m) => m.name === name || m.name === `${name}:latest`);
   };
+  const loaded = new Map<string, FakeOllamaModel>();
   const harness = await startHarness(async ({ path, method, body, reply }) => {
     if (method === 'POST' && path === '/api/chat') {
       if (!isObject(body)) {
@@ -62,6 +76,7 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
         reply.json(400, { error: `registry.ollama.ai/library/${model.name} does not support tools` });
         return;
       }
+      loaded.set(model.name, model);
       const next = player.next(body);
       if ('outOfScript' in next) {
         reply.json(500, { error: next.outOfScript });
@@ -83,6 +98,15 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
         return;
       }
       reply.json(200, showResponse(model));
+      return;
+    }
+    if (method === 'GET' && path === '/api/ps') {
+      reply.json(200, { models: [...loaded.values()].map((m) => psEntry(m, options.runningContext)) });
+      return;
+    }
+    if (method === 'POST' && path === '/api/embed') {
+      const isChatModel = (name: string) => !!options.models && !!findModel(name);
+      answerOllamaEmbed(reply, body, { ...(options.embeddingModels && { embeddingModels: options.embeddingModels }), isChatModel });
       return;
     }
     if (method === 'GET' && path === '/api/version') {
@@ -214,6 +238,21 @@ function tagEntry(m: FakeOllamaModel): Record<string, unknown> {
 function detailsOf(m: FakeOllamaModel): Record<string, unknown> {
   const family = m.architecture ?? 'qwen3';
   return { parent_model: '', format: 'gguf', family, families: [family], parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
+}
+
+function psEntry(m: FakeOllamaModel, running: FakeOllamaOptions['runningContext']): Record<string, unknown> {
+  const name = m.name.includes(':') ? m.name : `${m.name}:latest`;
+  const contextLength = typeof running === 'function' ? running(m.name) : running;
+  return {
+    name,
+    model: name,
+    size: 6_654_289_920,
+    digest: 'fake-digest-' + m.name.replace(/[^a-z0-9]/gi, ''),
+    details: detailsOf(m),
+    expires_at: new Date(Date.now() + 5 * 60_000).toISOString(),
+    size_vram: 6_654_289_920,
+    ...(contextLength !== undefined && { context_length: contextLength }),
+  };
 }
 
 function showResponse(m: FakeOllamaModel): Record<string, unknown> {

@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible server that answers like llama.cpp's `llama-server` (see the recorded
 // transcripts in test/fixtures/wire/openai-compatible/), plus LM Studio's `/api/v0/models`.
 import { randomBytes } from 'node:crypto';
+import { answerOpenAIEmbed } from './embeddings';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
 import {
   DEFAULT_CHUNK_SIZE,
@@ -30,6 +31,11 @@ export interface FakeOpenAIOptions {
   lmStudioApi?: boolean;
   /** Serve llama-server's `/props` with this `n_ctx` (default: 404). */
   llamaCppContext?: number;
+  /**
+   * `/v1/embeddings`: the models that can embed. Absent: every name can. Others: a model in `models`
+   * answers 400 "is not an embedding model", anything else 404 "not found". `[]`: no embedding model at all.
+   */
+  embeddingModels?: string[];
 }
 
 const FINGERPRINT = 'b1-80fb11a';
@@ -57,6 +63,11 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         return;
       }
       await answerChat(reply, body, next.reply);
+      return;
+    }
+    if (method === 'POST' && path === '/v1/embeddings') {
+      const isChatModel = (name: string) => models.some((m) => m.id === name);
+      answerOpenAIEmbed(reply, body, { ...(options.embeddingModels && { embeddingModels: options.embeddingModels }), isChatModel });
       return;
     }
     if (method === 'GET' && path === '/v1/models') {

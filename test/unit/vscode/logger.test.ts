@@ -68,7 +68,7 @@ test('agent events become one readable line each; streamed text is not logged', 
   assert.deepEqual(describeEventForLog({ type: 'error', message: 'boom' }), { level: 'error', message: 'boom' });
   assert.equal(describeEventForLog({ type: 'turn_end', reason: 'cancelled' })?.message, 'turn ended: cancelled');
   assert.deepEqual(
-    describeEventForLog({ type: 'compression', method: 'llm', reason: 'threshold', tokensBefore: 6000, tokensAfter: 2500, messagesAffected: 12, window: 8192, targetMet: true }),
+    describeEventForLog({ type: 'compression', method: 'llm', reason: 'threshold', tokensBefore: 6000, tokensAfter: 2500, messagesAffected: 12, window: 8192, targetMet: true, modelCalls: 3, budget: { used: 3, limit: 6 } }),
     { level: 'info', message: 'compressed the conversation (llm, threshold): 6000 → 2500 tokens, 12 messages' },
   );
   assert.equal(describeEventForLog({ type: 'context', used: 100, window: 8192 })?.level, 'debug');

@@ -1,0 +1,85 @@
+// Finds out, from the server's own prompt counts, that it runs a smaller context than we budget for.
+// A server that cuts the prompt counts fewer tokens than we sent, and its count stops growing with the
+// prompt: a tokenizer that merely counts differently keeps the same ratio as the prompt grows, a cut
+// prompt does not. Only a ceiling seen twice is taken as the real window; one odd count only warns.
+
+export interface PromptSample {
+  /** Calibrated estimate of exactly what the request carried. */
+  expected: number;
+  /** What the server says it counted. */
+  reported: number;
+}
+
+export interface WindowDetectorOptions {
+  /** A count below this share of the estimate is a cut on its own (no tokenizer is that far off after calibration). */
+  hardRatio: number;
+  /** A count below this share is suspect; two in a row whose ratio falls as the prompt grows confirm a cut. */
+  softRatio: number;
+  /** Smaller prompts are too noisy to judge. */
+  minTokens: number;
+}
+
+export type SampleVerdict =
+  /** Nothing odd: the count may feed calibration. */
+  | { kind: 'ok' }
+  /** Possibly cut; wait for the next count before trusting it either way. */
+  | { kind: 'suspect' }
+  /** The prompt was cut. `ceiling` is set when the counts show the window the server really runs. */
+  | { kind: 'cut'; ceiling?: number; evidence: string };
+
+export class WindowDetector {
+  private previous: (PromptSample & { suspect: boolean; cut: boolean }) | undefined;
+  /** The largest count of a cut request: the server runs at least this much. */
+  private largestCut = 0;
+
+  constructor(private readonly options: WindowDetectorOptions) {}
+
+  /** Judges one count of a main request (compression calls are judged apart; see `isCut`). */
+  observe(sample: PromptSample): SampleVerdict {
+    const prev = this.previous;
+    const ratio = sample.reported / sample.expected;
+    const judged = sample.expected >= this.options.minTokens;
+    const hard = judged && ratio < this.options.hardRatio;
+    const soft = judged && ratio < this.options.softRatio;
+    let verdict: SampleVerdict = soft ? { kind: 'suspect' } : { kind: 'ok' };
+
+    if (judged && prev && sample.reported <= sample.expected && sample.expected > prev.expected * 1.03) {
+      const prevRatio = prev.reported / prev.expected;
+      // The same count while the prompt grew: the server stops at a fixed size.
+      const flat = Math.abs(sample.reported - prev.reported) <= Math.max(8, prev.reported * 0.01);
+      // Both short, and the shortfall grows with the prompt: a ceiling, not a different tokenizer.
+      const falling = (prev.suspect || prev.cut) && soft && ratio < prevRatio * 0.95;
+      if (flat || falling) {
+        this.largestCut = Math.max(this.largestCut, sample.reported, prev.reported);
+        verdict = {
+          kind: 'cut',
+          ceiling: this.largestCut,
+          evidence: flat
+            ? `it counted ${fmt(prev.reported)} and then ${fmt(sample.reported)} prompt tokens while the prompt grew from about ${fmt(prev.expected)} to ${fmt(sample.expected)}`
+            : `it counted ${fmt(prev.reported)} of about ${fmt(prev.expected)} and then ${fmt(sample.reported)} of about ${fmt(sample.expected)} prompt tokens`,
+        };
+      }
+    }
+    if (verdict.kind !== 'cut' && hard) {
+      verdict = { kind: 'cut', evidence: `it counted ${fmt(sample.reported)} prompt tokens of about ${fmt(sample.expected)} sent` };
+    }
+    this.previous = { ...sample, suspect: verdict.kind === 'suspect', cut: verdict.kind === 'cut' };
+    if (verdict.kind === 'cut') this.largestCut = Math.max(this.largestCut, sample.reported);
+    return verdict;
+  }
+
+  /** A count too short to feed calibration, judged alone (the compression agent's requests). */
+  isCut(sample: PromptSample): boolean {
+    return sample.expected >= this.options.minTokens && sample.reported / sample.expected < this.options.softRatio;
+  }
+
+  /** Start over (the model or its window changed). */
+  reset(): void {
+    this.previous = undefined;
+    this.largestCut = 0;
+  }
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}

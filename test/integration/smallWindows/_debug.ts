@@ -1,0 +1,21 @@
+import { WIRE_FORMATS } from '../../helpers/cli/wire';
+import { compressionModel, renameTaskModel, readRequest } from '../../helpers/weakModels';
+import { FILE_TASK, fileTaskWorkspace } from '../contextWindow/fileTask';
+import { WindowedScript } from '../contextWindow/windowedServer';
+import { runAgent } from './smallWindowRuns';
+(async () => {
+  const wire = WIRE_FORMATS[Number(process.argv[2] ?? 0)]!;
+  const ws = fileTaskWorkspace();
+  const windowed = new WindowedScript({ window: 4096 });
+  const agent = renameTaskModel({ trustsTrimmed: process.argv[4] === 'trust' });
+  const cm = compressionModel((process.argv[3] ?? 'follows') as 'follows');
+  const logged = (r: any, i: number) => { const reply = cm(r, i); if (process.env.CDBG) { const v = readRequest(r); console.log('C>', JSON.stringify(v.messages.at(-1)?.content).slice(0, 900)); console.log('C<', JSON.stringify(reply).slice(0, 400)); } return reply; };
+  const server = await wire.start(windowed.script(agent, logged), 'dbg');
+  const run = await runAgent([...wire.flags(server), '--num-ctx', '4096', '--max-rounds', '40', FILE_TASK], ws);
+  console.log('exit', run.code, run.stderr);
+  for (const e of run.events) if (!['text','thinking'].includes(e.type)) console.log(JSON.stringify(e).slice(0, 300));
+  console.log('failures', agent.failures);
+  const last = server.requests.at(-1)!;
+  for (const m of readRequest(last).messages) console.log(m.role, JSON.stringify(m.content).slice(0, 200), m.calls.map(c => c.name + JSON.stringify(c.args)).join(' '));
+  await server.close();
+})();
