@@ -59,6 +59,10 @@ export function activate(context: vscode.ExtensionContext): void {
       return runner;
     },
   });
+  const offOffered = controller.bus.on((event) => {
+    if (event.type === 'tools_offered') mcp.service.recordOffered(event);
+  });
+  sub.push({ dispose: offOffered });
   const chatView = new ChatViewProvider(context.extensionUri, store, controller, log);
   const statusBar = new HarnessStatusBar();
   const updateStatus = () => statusBar.update({ ...controller.statusInfo(), ...mcpStatusOf(mcp.service.summary()) });

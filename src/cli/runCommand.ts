@@ -13,6 +13,7 @@ import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { NodeProcessRunner } from '../node/nodeProcessRunner';
 import { createProvider } from '../providers/index';
+import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { defaultDbPath } from './dbPath';
@@ -83,6 +84,14 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     const { startCliMcp } = await import('./cliMcp');
     mcp = await startCliMcp(options.mcpConfig, workspace, registry, warn);
   }
+  const toolSelector = createToolPreFilter({
+    provider,
+    registry,
+    ...(options.maxTools !== undefined && { maxOffered: options.maxTools }),
+    ...(options.embedModel && { embedModel: options.embedModel }),
+    ...(stored && { vectors: stored.vectors }),
+    onCacheError: (e) => warn(`the embedding cache failed (${(e as Error).message ?? String(e)}); vectors are kept in memory only`),
+  });
   const tracker = new ContextTracker();
   const asker = ttyApprovalAsker(io.stdin, io.stderr);
   const gate = new ApprovalGate({
@@ -124,6 +133,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     },
     ...(options.think !== undefined && { think: options.think }),
     ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
+    toolSelector,
   });
 
   let outcome;

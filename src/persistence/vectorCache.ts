@@ -13,7 +13,9 @@ const ROWS_PER_WRITE = 256;
 const UPSERT =
   'INSERT INTO embeddings (model, hash, dims, vector, created_at) VALUES (?, ?, ?, unhex(?), ?) ' +
   'ON CONFLICT (model, hash) DO UPDATE SET dims = excluded.dims, vector = excluded.vector, created_at = excluded.created_at';
-const SELECT_ONE = 'SELECT dims, vector FROM embeddings WHERE model = ? AND hash = ?';
+/** Hashes looked up per query. One fixed SQL text (short chunks are padded) keeps one prepared statement. */
+const HASHES_PER_QUERY = 100;
+const SELECT_MANY = `SELECT hash, dims, vector FROM embeddings WHERE model = ? AND hash IN (${new Array(HASHES_PER_QUERY).fill('?').join(', ')})`;
 
 export class SqlVectorCache implements VectorCachePort {
   constructor(
@@ -24,12 +26,18 @@ export class SqlVectorCache implements VectorCachePort {
   get(model: string, hashes: readonly string[]): Map<string, Float32Array> {
     checkModel(model);
     const out = new Map<string, Float32Array>();
-    for (const hash of new Set(hashes)) {
+    const unique = [...new Set(hashes)];
+    for (const hash of unique) {
       if (typeof hash !== 'string') throw new PersistenceError('invalid-input', 'A vector hash must be a string.');
-      const row = this.db.get(SELECT_ONE, [model, hash]);
-      const vector = row ? decodeVector(row.vector, Number(row.dims)) : undefined;
-      // A row whose bytes do not match its length is treated as missing: it is only a cache.
-      if (vector) out.set(hash, vector);
+    }
+    for (let start = 0; start < unique.length; start += HASHES_PER_QUERY) {
+      const chunk = unique.slice(start, start + HASHES_PER_QUERY);
+      const padding = new Array<string>(HASHES_PER_QUERY - chunk.length).fill(chunk[chunk.length - 1]!);
+      for (const row of this.db.all(SELECT_MANY, [model, ...chunk, ...padding])) {
+        const vector = decodeVector(row.vector, Number(row.dims));
+        // A row whose bytes do not match its length is treated as missing: it is only a cache.
+        if (vector) out.set(String(row.hash), vector);
+      }
     }
     return out;
   }
@@ -56,16 +64,26 @@ export class SqlVectorCache implements VectorCachePort {
   }
 }
 
+/** Stored bytes are little-endian float32; on little-endian machines (nearly all) they are copied as they are. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Little-endian float32 bytes as hex (the same on every platform). */
 export function encodeVectorHex(vector: Float32Array): string {
+  if (LITTLE_ENDIAN) return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('hex');
   const bytes = new Uint8Array(vector.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < vector.length; i++) view.setFloat32(i * 4, vector[i]!, true);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  return Buffer.from(bytes.buffer).toString('hex');
 }
 
 export function decodeVector(blob: unknown, dims: number): Float32Array | undefined {
   if (!(blob instanceof Uint8Array) || !Number.isSafeInteger(dims) || dims <= 0 || blob.byteLength !== dims * 4) return undefined;
+  if (LITTLE_ENDIAN) {
+    // An aligned copy the vector owns: the blob may be a view into a bigger buffer (Buffer.slice() would be too).
+    const copy = new Uint8Array(blob.byteLength);
+    copy.set(blob);
+    return new Float32Array(copy.buffer);
+  }
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   const out = new Float32Array(dims);
   for (let i = 0; i < dims; i++) out[i] = view.getFloat32(i * 4, true);

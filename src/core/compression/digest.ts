@@ -19,12 +19,16 @@ const ONE_PER_LINE_MAX = 30;
 /** Error texts up to this size are kept whole. */
 const ERROR_CHARS = 600;
 const FIRST_LINES = 2;
-const FIRST_LINE_CHARS = 120;
+const FIRST_LINE_CHARS = 100;
 const COMMAND_TAIL_LINES = 5;
 const OUTPUT_LINE_CHARS = 200;
 const COMMAND_LINE_CHARS = 120;
 const OUTLINE_MAX = 12;
-const OUTLINE_CHARS = 300;
+/** "Title: Quarterly report", "Document kind: invoice." — unindented, a capitalised label of a few words. */
+const LABEL_LINE = /^[A-Z][\w -]{0,30}:\s+\S/;
+const LABEL_LINES = 4;
+const LABEL_LINE_CHARS = 120;
+const OUTLINE_CHARS = 160;
 const HINT_ARGS_CHARS = 200;
 /** Lines of a compressed digest that are no fact (left out when a digest is re-read for the summary). */
 const HINT_LINE = /^(?:Full result|Full output|Already done):/;
@@ -161,14 +165,14 @@ function builtinListing(text: string): Parsed | undefined {
   for (const line of lines.slice(1)) {
     const e = LISTING_ENTRY.exec(line.trimEnd());
     if (e) names.push(e[1] === 'file' ? e[2]!.replace(ENTRY_SIZE, '') : e[2]!);
-    else if (line.trim()) extra.push(clip(line, OUTPUT_LINE_CHARS));
+    else if (line.trim()) extra.push(cutLine(line.trim(), OUTPUT_LINE_CHARS));
   }
   return listing(header.replace(/[.:]$/, ''), names, extra, true);
 }
 
 // The MCP filesystem server's "[FILE] a.txt" / "[DIR] src" (with sizes: "[FILE] a.txt      15 B"), its
 // search results (one path a line), and any other result that is nothing but a list of names.
-const TAGGED_ENTRY = /^\[(FILE|DIR|LINK|SYMLINK|OTHER|file|dir|link|symlink|other)\] +(.+?)(?: {2,}\S.*)?$/;
+const TAGGED_ENTRY = /^\[(FILE|DIR|LINK|SYMLINK|OTHER|file|dir|link|symlink|other)\] +(.+?)( {2,}\S.*)?$/;
 const PATH_LIKE = /^[^\s,;]*[/\\.][^\s,;]*$/;
 const LISTING_TRAILER = /^(?:Total|Combined size):/;
 
@@ -177,22 +181,24 @@ function genericListing(text: string): Parsed | undefined {
   const names: string[] = [];
   const trailers: string[] = [];
   let tagged = 0;
+  let sized = false;
   for (const line of lines) {
     const t = TAGGED_ENTRY.exec(line.trim());
     if (t) {
       tagged++;
+      sized ||= t[3] !== undefined;
       names.push(/^d/i.test(t[1]!) && !t[2]!.endsWith('/') ? `${t[2]!}/` : t[2]!);
     } else if (LISTING_TRAILER.test(line.trim())) trailers.push(line.trim());
     else if (line.length <= 400 && PATH_LIKE.test(line.trim())) names.push(line.trim());
     else return undefined;
   }
   if (tagged === 0 && names.length < 2) return undefined; // one path is not a listing
-  return listing(`${names.length} ${names.length === 1 ? 'entry' : 'entries'}`, names, trailers, tagged > 0);
+  return listing(`${names.length} ${names.length === 1 ? 'entry' : 'entries'}`, names, trailers, sized);
 }
 
 function listing(header: string, names: readonly string[], extra: readonly string[], sizesDropped: boolean): Parsed {
   if (names.length === 0) return { facts: [header, ...extra], brief: [header, ...extra].join(' '), partial: false };
-  const intro = `${header}. All ${names.length} ${names.length === 1 ? 'name' : 'names'}${sizesDropped ? ' (sizes left out)' : ''}:`;
+  const intro = `${header}. All ${names.length} ${names.length === 1 ? 'name' : 'names'}${sizesDropped ? ', sizes left out' : ''}:`;
   const body = names.length <= ONE_PER_LINE_MAX ? names : [names.join(', ')];
   return {
     facts: [intro, ...body, ...extra],
@@ -225,14 +231,14 @@ function builtinSearch(text: string): Parsed | undefined {
       const list = hits.get(h[1]!) ?? [];
       list.push(Number(h[2]));
       hits.set(h[1]!, list);
-    } else if (line.trim()) extra.push(clip(line, OUTPUT_LINE_CHARS));
+    } else if (line.trim()) extra.push(cutLine(line.trim(), OUTPUT_LINE_CHARS));
   }
   const count = [...hits.values()].reduce((n, at) => n + at.length, 0);
   const header = headed ? first.replace(/:$/, '') : `${count} ${count === 1 ? 'match' : 'matches'} in ${hits.size} ${hits.size === 1 ? 'file' : 'files'}`;
   const groups = [...hits].map(([path, at]) => `${path}:${at.join(',')}`);
   const body = groups.length <= ONE_PER_LINE_MAX ? groups : [groups.join('; ')];
   return {
-    facts: [...notes, `${header}. Every match as path:line (the matched text left out):`, ...body, ...extra],
+    facts: [...notes, `${header} (path:line, text left out):`, ...body, ...extra],
     brief: `${header}: ${groups.join('; ')}${extra.length ? ` (${extra.join(' ')})` : ''}`,
     partial: true,
   };
@@ -258,19 +264,33 @@ function read(text: string, meta: ToolResultMeta, builtin: boolean, headChars: n
   const cut = body.some((l) => CUT_NOTE.test(l));
   const content = body.filter((l) => !READ_FOOTER.test(l) && !CUT_NOTE.test(l));
   const symbols = outline(content, start);
-  const wanted = symbols ? 1 : FIRST_LINES; // with an outline, one line is enough to say what the file is
+  // With an outline one line is enough to say what the file is, and none when that line opens the outline.
+  const wanted = symbols ? 1 : FIRST_LINES;
   const first: string[] = [];
-  for (let i = 0; i < content.length && first.length < wanted; i++) {
+  let begins = '';
+  let i = 0;
+  for (; i < content.length && first.length < wanted; i++) {
     const line = content[i]!;
     if (!/[\p{L}\p{N}]/u.test(line) || NOT_MEANINGFUL.test(line)) continue;
+    begins ||= line.trim();
+    if (symbols && SYMBOL_PATTERNS.some((re) => re.test(line))) break;
     first.push(`Line ${start + i}: ${clip(line.trim(), FIRST_LINE_CHARS)}`);
   }
   const span = meta.lines ? `lines ${meta.lines}` : `${content.length} lines`;
   const facts = [...first];
   if (symbols) facts.push(`Outline: ${symbols}`);
+  else {
+    // Prose and data: its short "Label: value" lines (a title, a status, a kind) are the outline.
+    let labels = 0;
+    for (; i < content.length && labels < LABEL_LINES; i++) {
+      const line = content[i]!;
+      if (line.length > LABEL_LINE_CHARS || !LABEL_LINE.test(line)) continue;
+      facts.push(`Line ${start + i}: ${line.trim()}`);
+      labels++;
+    }
+  }
   if (cut) facts.push('(The result as first sent was already cut in the middle.)');
-  const begins = first[0] ? `; begins: ${oneLine(first[0].replace(/^Line \d+: /, ''), 100)}` : '';
-  return { facts, brief: `${span}${begins}`, partial: true };
+  return { facts, brief: `${span}${begins ? `; begins: ${oneLine(begins, 100)}` : ''}`, partial: true };
 }
 
 // Declarations worth naming in an outline: cheap regexes over top-level lines, for the common languages.
@@ -328,10 +348,10 @@ function command(text: string, meta: ToolResultMeta): Parsed | undefined {
   const status = `[${s[1]!.startsWith('Timed out') ? s[1]!.slice(0, s[1]!.indexOf('.') + 1) : s[1]!}]`;
   const output = lines.slice(0, -1).filter((l) => l.trim());
   const none = output.length === 0 || (output.length === 1 && output[0]!.trim() === '(no output)');
-  const tail = none ? [] : output.slice(-COMMAND_TAIL_LINES).map((l) => clip(l, COMMAND_LINE_CHARS));
-  const cutLine = tail.some((l, i) => l !== output[output.length - tail.length + i]);
-  const partial = output.length > tail.length || cutLine;
-  const cut = cutLine ? ', long lines cut' : '';
+  const tail = none ? [] : output.slice(-COMMAND_TAIL_LINES).map((l) => cutLine(l, COMMAND_LINE_CHARS));
+  const shortened = tail.some((l, i) => l !== output[output.length - tail.length + i]!.trimEnd());
+  const partial = output.length > tail.length || shortened;
+  const cut = shortened ? ', long lines cut' : '';
   const intro = none ? '(no output)' : output.length > tail.length ? `Last ${tail.length} of ${output.length} output lines${cut}:` : `Output${cut}:`;
   const outcome = meta.exitCode !== undefined ? `exit code ${meta.exitCode}` : s[1]!.startsWith('Timed out') ? 'timed out' : s[1]!.startsWith('Cancelled') ? 'cancelled' : 'killed';
   const last = tail.length ? `; last output: ${oneLine(tail[tail.length - 1]!, 120)}` : '';
@@ -396,6 +416,12 @@ function head(text: string, headChars: number): Parsed {
   return { facts, brief: `ok: ${oneLine(text, 100)}`, partial: headChars <= 0 || text.length > headChars };
 }
 
+/** A line cut to `max` characters; unlike clip() its indentation stays (it means something in output). */
+function cutLine(line: string, max: number): string {
+  const body = line.trimEnd();
+  return body.length <= max ? body : `${body.slice(0, max)}…`;
+}
+
 function recoveryHint(a: Analysis): string | undefined {
   if (a.parsed.applied) {
     if (a.base === 'move_file') return 'Already done: do not repeat this move.';
@@ -405,5 +431,5 @@ function recoveryHint(a: Analysis): string | undefined {
   if (a.base === 'run_command') return 'Full output: run it again if you need it.';
   const args = a.args ? JSON.stringify(a.args) : undefined;
   const how = args === undefined ? '' : args.length <= HINT_ARGS_CHARS ? ` with ${args}` : ' with the same arguments';
-  return `Full result: call ${a.meta.tool} again${how}.`;
+  return `Full result: call ${a.meta.tool}${how}.`;
 }

@@ -134,16 +134,20 @@ export class RunningSummary {
       budget -= estimateTokens(requestBlock[0]!) + 1;
     }
 
-    // Newest steps first until the budget is spent (the note on dropped steps is reserved for).
-    let kept = 0;
-    for (let i = this.lines.length - 1; i >= 0; i--) {
+    // Steps that say what exists or what was changed (a listing's names, a move) outlive the rest: they are
+    // taken first, newest first. Then every other step, newest first, until the budget is spent.
+    const keep = new Set<number>();
+    const take = (i: number): boolean => {
       const cost = estimateTokens(this.lines[i]!) + 2;
-      if (cost > budget) break;
+      if (cost > budget) return false;
       budget -= cost;
-      kept++;
-    }
-    const dropped = this.omitted + (this.lines.length - kept);
-    const steps = this.lines.slice(this.lines.length - kept).map((l) => `- ${l}`);
+      keep.add(i);
+      return true;
+    };
+    for (let i = this.lines.length - 1; i >= 0; i--) if (isFactLine(this.lines[i]!)) take(i);
+    for (let i = this.lines.length - 1; i >= 0; i--) if (!keep.has(i) && !take(i)) break;
+    const dropped = this.omitted + (this.lines.length - keep.size);
+    const steps = this.lines.flatMap((l, i) => (keep.has(i) ? [`- ${l}`] : []));
     if (dropped > 0) steps.unshift(`- (${dropped} earlier steps not listed)`);
     if (requestBlock.length && steps.length) steps.unshift('Steps (oldest first):');
     const text = [head, ...requestBlock, ...steps, ...tail].join('\n');
@@ -240,6 +244,14 @@ export class RunningSummary {
       this.omitted++;
     }
   }
+}
+
+// Summary lines of these tools say what exists or what changed: a weak model needs them longest.
+const FACT_TOOLS = new Set(['list_directory', 'list_directory_with_sizes', 'directory_tree', 'search_files', ...MODIFYING_TOOLS]);
+
+function isFactLine(line: string): boolean {
+  const tool = /^Tool (\S+)/.exec(line)?.[1];
+  return tool !== undefined && FACT_TOOLS.has(baseToolName(tool)) && !/: failed: /.test(line);
 }
 
 /** A request on one line; a huge one keeps its head and its tail (where "then run the tests" tends to be). */

@@ -16,6 +16,8 @@ import type { TurnHooksSettingsInput } from '../../core/resilience/settings';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { WorkspaceRoots } from '../../core/tools/workspaceRoots';
 import type { HarnessSettings } from '../settings';
+import type { VectorCachePort } from '../../core/embeddings';
+import { createToolPreFilter } from '../../indexing/toolPreFilter';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './promptBuilder';
 
 export interface EditorSessionInput {
@@ -43,6 +45,8 @@ export interface EditorSessionInput {
   onCompression?: (report: CompressionReport, session: AgentSession) => void;
   /** Eviction point and summary of a stored session being continued (used when there is no `previous`). */
   initialState?: ContextState;
+  /** Embedding vectors between sessions (the session database), for the tool pre-filter. */
+  vectors?: VectorCachePort;
 }
 
 /**
@@ -81,6 +85,15 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],
     ...(input.onMessage && { onMessage: input.onMessage }),
+    toolSelector: createToolPreFilter({
+      provider: input.provider,
+      registry: input.registry,
+      ...(allowedRisks && { allowedRisks }),
+      maxOffered: settings.maxOfferedTools,
+      ...(settings.embeddingModel && { embedModel: settings.embeddingModel }),
+      ...(input.vectors && { vectors: input.vectors }),
+      onCacheError: (err) => bus.emit({ type: 'notice', message: `The embedding cache failed (${errorText(err)}); vectors are kept in memory only.` }),
+    }),
     context: {
       settings: settings.context,
       ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
@@ -92,4 +105,8 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     },
   });
   return session;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -264,7 +264,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.
     const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
-    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, access, folders, recording?.id ?? null]);
+    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null]);
     if (this.agent?.key !== key) {
       const session = engine.createEditorSession({
         provider,
@@ -285,6 +285,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
         ...(recording && {
           fs: recording.wrapFileSystem(this.deps.fs),
           calibration: recording.recorder.kv,
+          vectors: recording.recorder.vectors,
           onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
         }),
         onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),

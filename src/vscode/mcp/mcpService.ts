@@ -12,7 +12,7 @@ import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers,
 import { ConsentPolicy, ConsentStore } from './consent';
 import { askConsentInModal } from './consentDialog';
 import { McpLogChannels } from './logChannels';
-import { notStartedStatus, toolsSummary } from './serverView';
+import { notStartedStatus, toolsSummary, type OfferedTools } from './serverView';
 
 export interface McpServiceDeps {
   workspaceState: vscode.Memento;
@@ -86,8 +86,16 @@ export class McpService implements vscode.Disposable {
   }
 
   summary(): string | undefined {
-    return toolsSummary(this.statuses(), !vscode.workspace.isTrusted);
+    return toolsSummary(this.statuses(), !vscode.workspace.isTrusted, this.lastOffered);
   }
+
+  /** The pre-filter chose tools for a request: shown in the view's message and the status bar tooltip. */
+  recordOffered(offered: OfferedTools): void {
+    const changed = this.lastOffered?.offered.length !== offered.offered.length || this.lastOffered?.tokensOffered !== offered.tokensOffered;
+    this.lastOffered = offered;
+    if (changed) this.changed.fire();
+  }
+  private lastOffered: OfferedTools | undefined;
 
   /** Tokens of all MCP tool definitions (for the context meter). */
   toolTokens(): number {

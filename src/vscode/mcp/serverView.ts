@@ -74,7 +74,15 @@ export function serverRow(status: McpServerStatus): ServerRow {
  * "MCP tools: 9 from 1 server, about 1,234 tokens of every request", or undefined when no server offers tools.
  * `restricted`: Restricted Mode offers only the read tools.
  */
-export function toolsSummary(statuses: readonly McpServerStatus[], restricted = false): string | undefined {
+/** What the tool pre-filter offered in the last request (the `tools_offered` event). */
+export interface OfferedTools {
+  offered: readonly string[];
+  total: number;
+  tokensAll: number;
+  tokensOffered: number;
+}
+
+export function toolsSummary(statuses: readonly McpServerStatus[], restricted = false, lastOffered?: OfferedTools): string | undefined {
   const ready = statuses.filter((s) => s.state === 'ready' && s.tools.length > 0);
   if (ready.length === 0) return undefined;
   const tools = ready.reduce((n, s) => n + s.tools.length, 0);
@@ -84,6 +92,10 @@ export function toolsSummary(statuses: readonly McpServerStatus[], restricted = 
   if (restricted) {
     const read = ready.reduce((n, s) => n + s.tools.filter((t) => t.risk === 'read').length, 0);
     text += ` Restricted Mode: only the ${read} read-only tool${read === 1 ? '' : 's'} ${read === 1 ? 'is' : 'are'} offered.`;
+  }
+  if (lastOffered) {
+    const saved = Math.max(0, lastOffered.tokensAll - lastOffered.tokensOffered);
+    text += ` They do not all fit the context window: the last request offered the ${lastOffered.offered.length} most relevant of ${lastOffered.total} tools, saving about ${saved.toLocaleString('en-US')} tokens.`;
   }
   return text;
 }

@@ -65,6 +65,8 @@ export interface EmbedRouteOptions {
   /** A chat model of this name is installed (it answers "does not support embeddings" instead of "not found"). */
   isChatModel: (name: string) => boolean;
   dims?: number;
+  /** OpenAI shape only: list `data` last input first (llama.cpp answers in completion order; `index` tells). */
+  reversed?: boolean;
 }
 
 function canEmbed(name: string, options: EmbedRouteOptions): boolean {
@@ -135,12 +137,13 @@ export function answerOpenAIEmbed(reply: ReplyWriter, body: unknown, options: Em
   }
   const base64 = body.encoding_format === 'base64';
   const tokens = roughTokens(inputs);
+  const data = inputs.map((t, index) => {
+    const vector = fakeEmbedding(t, options.dims);
+    return { object: 'embedding', index, embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector };
+  });
   reply.json(200, {
     object: 'list',
-    data: inputs.map((t, index) => {
-      const vector = fakeEmbedding(t, options.dims);
-      return { object: 'embedding', index, embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector };
-    }),
+    data: options.reversed ? data.reverse() : data,
     model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   });

@@ -36,6 +36,8 @@ export interface FakeOpenAIOptions {
    * answers 400 "is not an embedding model", anything else 404 "not found". `[]`: no embedding model at all.
    */
   embeddingModels?: string[];
+  /** List `/v1/embeddings` results last input first, as llama.cpp may (clients must sort by `index`). */
+  embeddingsReversed?: boolean;
 }
 
 const FINGERPRINT = 'b1-80fb11a';
@@ -67,7 +69,11 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
     }
     if (method === 'POST' && path === '/v1/embeddings') {
       const isChatModel = (name: string) => models.some((m) => m.id === name);
-      answerOpenAIEmbed(reply, body, { ...(options.embeddingModels && { embeddingModels: options.embeddingModels }), isChatModel });
+      answerOpenAIEmbed(reply, body, {
+        ...(options.embeddingModels && { embeddingModels: options.embeddingModels }),
+        isChatModel,
+        reversed: options.embeddingsReversed === true,
+      });
       return;
     }
     if (method === 'GET' && path === '/v1/models') {

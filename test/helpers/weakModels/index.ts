@@ -1,7 +1,8 @@
 /**
- * Scripted models that behave like weak local models (see WEAK-MODELS in the notes): every reply is a
- * function of the request alone — the messages and tools it was sent — never of earlier calls. The only
- * state kept is test bookkeeping (`failures`: what the model saw go wrong, for the test to assert on).
+ * Scripted models that behave like weak local models (7–14B, small windows): every reply is a function of
+ * the request alone — the messages and tools it was sent — never of earlier calls or of our internals. They
+ * forget what was cut, may believe a trimmed listing, fill schemas clumsily. The only state kept is test
+ * bookkeeping (`failures`: what the model saw go wrong, for the test to assert on).
  *
  *   const agent = renameTaskModel({ trustsTrimmed: false });   // the 12-note rename task (fileTask.ts)
  *   const windowed = new WindowedScript({ window: 4096 });      // refuses over-window requests

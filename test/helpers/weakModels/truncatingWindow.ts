@@ -1,9 +1,13 @@
 // A fake server that runs a SMALLER window than it is asked for, the way Ollama does when its loaded context
 // is below num_ctx (or LM Studio with a rolling-window overflow policy): a request over the window is not
-// refused; the oldest non-system messages are dropped, whole, until the rest fits, the model answers what is
-// left (so a pure scripted model sees the cut request), and the reply reports the tokens it kept as
+// refused; the oldest non-system messages are dropped until the rest fits, the model answers what is left
+// (so a pure scripted model sees the cut request), and the reply reports the tokens it kept as
 // `prompt_eval_count` / `usage.prompt_tokens`. Tokens are the conservative chars/3.5 proxy of
 // test/integration/contextWindow/windowedServer.ts. Every request is recorded.
+//   cut 'tokens' (default): Ollama's runner keeps the start (the system prompt) and cuts tokens after it, so
+//     the newest part of the last dropped message stays and the count is the window, give or take a token.
+//   cut 'messages': whole messages only, as Ollama's chat template step does when num_ctx itself is small;
+//     the count is then anywhere up to a message's size below the window.
 import type { ChatBody, Script, ScriptedReply } from '../fakeLlm';
 import { proxyPromptTokens } from '../../integration/contextWindow/windowedServer';
 import { isCompressionRequest } from './compressionModels';
@@ -30,7 +34,10 @@ export class TruncatingWindow {
   readonly records: WindowRecord[] = [];
 
   /** `window`: the tokens the server really runs, whatever the request asks for. */
-  constructor(readonly window: number) {}
+  constructor(
+    readonly window: number,
+    private readonly cut: 'tokens' | 'messages' = 'tokens',
+  ) {}
 
   get cuts(): WindowRecord[] {
     return this.records.filter((r) => r.cut);
@@ -43,7 +50,7 @@ export class TruncatingWindow {
   script(agent: ReplyFn, compressor: ReplyFn): Script {
     return (request, index) => {
       const sentTokens = proxyPromptTokens(request);
-      const kept = fitWindow(request, this.window);
+      const kept = fitWindow(request, this.window, this.cut);
       const keptTokens = proxyPromptTokens(kept.request);
       const compression = isCompressionRequest(request);
       const numCtx = numCtxOf(request);
@@ -64,16 +71,35 @@ export class TruncatingWindow {
   }
 }
 
-/** Drops the oldest non-system messages until the request fits `window` (the last message always stays). */
-export function fitWindow(request: ChatBody, window: number): { request: ChatBody; dropped: number } {
+/**
+ * Drops the oldest non-system messages until the request fits `window` (the last message always stays).
+ * With cut 'tokens', the end of the last dropped message's text then fills what room is left.
+ */
+export function fitWindow(request: ChatBody, window: number, cut: 'tokens' | 'messages' = 'messages'): { request: ChatBody; dropped: number } {
   const messages = [...(request.messages ?? [])];
   let dropped = 0;
-  const size = () => proxyPromptTokens({ ...request, messages });
+  let last: Record<string, unknown> | undefined;
+  let at = 0;
+  const size = (list = messages) => proxyPromptTokens({ ...request, messages: list });
   while (size() > window) {
     const oldest = messages.findIndex((m, i) => m.role !== 'system' && i < messages.length - 1);
     if (oldest < 0) break;
-    messages.splice(oldest, 1);
+    [last] = messages.splice(oldest, 1);
+    at = oldest;
     dropped++;
+  }
+  const text = typeof last?.content === 'string' ? last.content : '';
+  if (cut === 'tokens' && last && text && last.role !== 'assistant') {
+    // The longest tail of the dropped text that still fits (its tool_call_id / tool_name stay with it).
+    const withTail = (chars: number) => [...messages.slice(0, at), { ...last, content: `…${text.slice(text.length - chars)}` }, ...messages.slice(at)];
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (size(withTail(mid)) <= window) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo > 0) messages.splice(0, messages.length, ...withTail(lo));
   }
   return { request: { ...request, messages }, dropped };
 }

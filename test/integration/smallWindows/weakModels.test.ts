@@ -208,7 +208,7 @@ describe('fake servers that run a small window', () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  test('TruncatingWindow drops the oldest messages, hands the model the rest, reports what it kept', () => {
+  test('TruncatingWindow drops the oldest messages, hands the model the rest, reports what it kept (≈ the window)', () => {
     const window = new TruncatingWindow(1000);
     const seen: ChatBody[] = [];
     const script = window.script(
@@ -224,13 +224,27 @@ describe('fake servers that run a small window', () => {
     assert.equal(seen[0]!.messages![0]!.role, 'system', 'the system message stays');
     assert.deepEqual(seen[0]!.messages!.at(-1), big.messages!.at(-1), 'the newest message stays');
     assert.ok(!seen[0]!.messages!.some((m) => m.content === FILE_TASK), 'the oldest (the task) went first');
+    assert.match(String(seen[0]!.messages![1]!.content), /^…/, 'the cut message keeps only its end');
     assert.equal(reply.usage?.prompt, record.keptTokens);
-    assert.ok(record.keptTokens <= 1000 && record.keptTokens > 500, JSON.stringify(record));
+    assert.equal(record.keptTokens, proxyPromptTokens(seen[0]!));
+    assert.ok(record.keptTokens <= 1000 && record.keptTokens >= 990, `the count is the window, give or take: ${JSON.stringify(record)}`);
 
     const small = request('openai', [LIST], { tools: [] });
     script(small, 1);
     assert.equal(window.records[1]!.cut, false);
-    assert.deepEqual(seen[1]!.messages, small.messages, "an uncut request reaches the model whole");
+    assert.deepEqual(seen[1]!.messages, small.messages, 'an uncut request reaches the model whole');
+  });
+
+  test("TruncatingWindow with cut 'messages' drops whole messages only", () => {
+    const window = new TruncatingWindow(1000, 'messages');
+    const seen: ChatBody[] = [];
+    const script = window.script((r) => (seen.push(r), { text: 'ok' }), () => undefined) as (r: ChatBody, i: number) => unknown;
+    const big = request('ollama', [LIST, read(1), move(1), read(2)], { tools: [] });
+    script(big, 0);
+    const kept = seen[0]!.messages!;
+    for (const m of kept) assert.ok(big.messages!.includes(m), 'every kept message is one that was sent, whole');
+    assert.equal(kept.length, big.messages!.length - window.records[0]!.droppedMessages);
+    assert.ok(window.records[0]!.keptTokens <= 1000);
   });
 
   test('/api/ps lists a model only once a chat used it, with context_length when the server reports one', async () => {

@@ -38,7 +38,7 @@ export class CompressingModel extends TestModel {
   private callNo = 0;
 
   constructor(
-    private readonly options: { batch?: number; summary?: (role: string, id: number) => string; id?: 'ollama' | 'openai' } = {},
+    private readonly options: { batch?: number; summary?: (role: string, id: number) => string; note?: string; id?: 'ollama' | 'openai' } = {},
   ) {
     super(options.id);
   }
@@ -59,7 +59,7 @@ export class CompressingModel extends TestModel {
     const segment = todo.filter((e) => e.role !== 'tool');
     for (const e of todo.filter((e) => e.role === 'tool')) {
       this.done.add(e.id);
-      deltas.push(this.call('compress_tool_result', { id: e.id, note: 'the gist was noted' }));
+      deltas.push(this.call('compress_tool_result', { id: e.id, note: this.options.note ?? 'the gist was noted' }));
     }
     if (segment.length) {
       for (const e of segment) this.done.add(e.id);

@@ -6,6 +6,8 @@ import type { CompressionReport } from '../../../src/core/compression/compressor
 import { computeLayout } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER, markCompressed } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
+import { digestToolResult } from '../../../src/core/compression/digest';
+import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider } from '../../../src/core/provider';
 import { FailingModel, GarbageModel } from './compressionModels';
 import { assertValidOrder } from './assertions';
@@ -23,11 +25,35 @@ async function run(provider: ChatProvider, settings = {}) {
   return { history, out, reports, manager };
 }
 
+/** What each fixture tool's digest must still say, read from the original the way a model would look for it. */
+function assertKeepsFacts(original: ChatMessage, digest: string): void {
+  const text = original.content;
+  switch (original.toolName) {
+    case 'read_file': {
+      const path = /^(\S+) \(\d+ lines\):/.exec(text)![1]!;
+      assert.ok(digest.includes(`Full result: call read_file with {"path":"${path}"}.`), digest);
+      assert.ok(digest.length < text.length / 3, `a ${text.length}-character read becomes a few lines (${digest.length})`);
+      break;
+    }
+    case 'search_files':
+      for (const [, path, line] of text.matchAll(/^(.+?):(\d+):/gm)) assert.match(digest, new RegExp(`^${path!.replace(/[.]/g, '\\.')}:(\\d+,)*${line}(,|$)`, 'm'), `${path}:${line}`);
+      break;
+    case 'run_command': {
+      const lines = text.split('\n');
+      assert.ok(digest.includes(lines.at(-1)!), 'the exit code line');
+      assert.ok(digest.includes(lines.at(-2)!.slice(0, 60)), 'the last output line');
+      break;
+    }
+    default:
+      assert.fail(`unexpected tool ${original.toolName}`);
+  }
+}
+
 for (const [name, make] of [
   ['a model that answers with garbage', () => new GarbageModel()],
   ['a model whose server fails', () => new FailingModel()],
 ] as const) {
-  test(`${name}: the fallback cuts old tool results to 200 characters and keeps the last 10 rounds whole`, async () => {
+  test(`${name}: the fallback replaces old tool results with their digests and keeps the last 10 rounds whole`, async () => {
     const provider = make();
     const { history, out, reports } = await run(provider);
     assert.equal(reports.length, 1);
@@ -51,8 +77,11 @@ for (const [name, make] of [
       assert.equal(c.original.role, 'tool', 'old rounds: user and assistant text stays');
       const header = `${COMPRESSED_MARKER} ${describeMeta(toolResultMeta(history, c.index))}\n`;
       assert.ok(c.compressed.content.startsWith(header), c.compressed.content.slice(0, 120));
-      assert.ok(c.compressed.content.length - header.length <= 201, 'at most 200 characters of the result (plus an ellipsis)');
-      assert.ok(c.original.content.startsWith(c.compressed.content.slice(header.length, header.length + 100)), 'the head of the result is kept');
+      // The contract changed from "the metadata line and the first 200 characters" to the tool's digest: the
+      // facts a model acts on stay (checked here independently of the digest code), the bulk goes.
+      assert.equal(c.compressed.content, digestToolResult(history, c.index, { headChars: 200 }));
+      assert.ok(c.compressed.content.length < c.original.content.length, 'smaller than the result');
+      assertKeepsFacts(c.original, c.compressed.content);
     }
     for (let i = layout.keepWholeStart; i < history.length; i++) assert.ok(out.includes(history[i]!), `message ${i} in the last 10 rounds is whole`);
   });

@@ -3,7 +3,6 @@
 // a list of words, a number as text and a few obvious other names for "query" are accepted.
 import { z } from 'zod';
 import type { ToolDefinition } from '../../messages';
-import { lenientNumber } from '../builtin/common';
 import { defineTool, fail, ok, type Tool } from '../tool';
 import { firstSentence } from './compactSchema';
 import type { ToolSelector } from './toolSelector';
@@ -18,8 +17,12 @@ const QUERY_ALIASES = ['keywords', 'keyword', 'q', 'search', 'words', 'text', 'n
 
 const queryText = z.preprocess(
   (v) => (Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string' || typeof w === 'number') ? v.join(' ') : v),
-  z.string({ error: QUERY_HINT }).trim().min(1, { error: QUERY_HINT }),
+  // refine, not min(1): the check stays out of the JSON Schema, which is sent on every request.
+  z.string({ error: QUERY_HINT }).trim().refine((q) => q.length > 0, { error: QUERY_HINT }),
 );
+
+/** A number, or a number written as text ("5"); clamped when used rather than refused. */
+const looseNumber = z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number());
 
 const schema = z.preprocess(
   (raw) => {
@@ -29,15 +32,15 @@ const schema = z.preprocess(
     return alias ? { ...record, query: record[alias] } : raw;
   },
   z.object({
-    query: queryText.describe('Words for the tool you need'),
-    limit: lenientNumber(1).optional(),
+    query: queryText,
+    limit: looseNumber.optional(),
   }),
 );
 
 export function createToolSearchTool(selector: ToolSelector, allDefinitions: () => ToolDefinition[]): Tool<typeof schema> {
   return defineTool({
     name: TOOL_SEARCH_TOOL_NAME,
-    description: 'Find more tools by keywords (e.g. "rename file"); the tools found can be called from your next step.',
+    description: 'Find more tools by keywords, e.g. "rename file". Found tools can be called from your next step.',
     schema,
     risk: 'read',
     describeForApproval: (args) => ({ title: `Search the tools for "${args.query}"`, detail: args.query }),
