@@ -18,6 +18,8 @@ export interface TextReplyState {
   reply: RoundReply;
   history: readonly ChatMessage[];
   toolsOffered: boolean;
+  /** Tools the model called earlier in this turn. */
+  usedInTurn?: ReadonlySet<string>;
 }
 
 export type TextReplyDecision =
@@ -197,7 +199,7 @@ export async function runTurn(
       await append(assistant);
 
       if (reply.toolCalls.length === 0) {
-        const decision: TextReplyDecision = config.hooks?.onTextReply?.({ round, reply, history, toolsOffered: callTools.length > 0 }) ?? { action: 'end' };
+        const decision: TextReplyDecision = config.hooks?.onTextReply?.({ round, reply, history, toolsOffered: callTools.length > 0, usedInTurn }) ?? { action: 'end' };
         if (decision.action === 'continue') {
           bus.emit({ type: 'notice', message: decision.notice });
           await append({ role: 'user', content: decision.nudge });

@@ -18,6 +18,8 @@ export interface ResponsePolicyDeps {
    * "I cannot edit files" is then the truth, not a deflection. Default: true.
    */
   canActOnDeflection?: () => boolean;
+  /** Whether a tool only reads. A turn that only read ends with a plain answer (a question answered). */
+  isReadOnlyTool?: (name: string) => boolean;
 }
 
 export interface ResponsePolicyCounters {
@@ -111,6 +113,9 @@ export function createResponsePolicy(config: ResponsePolicyConfigInput | Respons
 
     // A plain answer in the first round is a conversational reply (a question answered), not unfinished work.
     if (state.round === 0) return { action: 'end' };
+    // Only reading before answering is answering a question: a reminder would cost a model call for nothing.
+    const used = [...(state.usedInTurn ?? [])];
+    if (deps.isReadOnlyTool && used.length > 0 && used.every((name) => deps.isReadOnlyTool!(name))) return { action: 'end' };
     const offered = deps.offeredToolNames?.() ?? [];
     if (offered.includes(cfg.completionToolName) && cfg.maxCompletionReminders > 0) {
       if (counters.reminders < cfg.maxCompletionReminders) {

@@ -24,11 +24,11 @@ const COMMAND_TAIL_LINES = 5;
 const OUTPUT_LINE_CHARS = 200;
 const COMMAND_LINE_CHARS = 120;
 const OUTLINE_MAX = 12;
+const OUTLINE_CHARS = 160;
 /** "Title: Quarterly report", "Document kind: invoice." — unindented, a capitalised label of a few words. */
 const LABEL_LINE = /^[A-Z][\w -]{0,30}:\s+\S/;
 const LABEL_LINES = 4;
 const LABEL_LINE_CHARS = 120;
-const OUTLINE_CHARS = 160;
 const HINT_ARGS_CHARS = 200;
 /** Lines of a compressed digest that are no fact (left out when a digest is re-read for the summary). */
 const HINT_LINE = /^(?:Full result|Full output|Already done):/;
@@ -264,33 +264,35 @@ function read(text: string, meta: ToolResultMeta, builtin: boolean, headChars: n
   const cut = body.some((l) => CUT_NOTE.test(l));
   const content = body.filter((l) => !READ_FOOTER.test(l) && !CUT_NOTE.test(l));
   const symbols = outline(content, start);
+  // Prose and data have no declarations: their short "Label: value" lines (a title, a status, a kind) are
+  // the outline instead.
+  const labels = symbols ? [] : labelLines(content, start);
   // With an outline one line is enough to say what the file is, and none when that line opens the outline.
-  const wanted = symbols ? 1 : FIRST_LINES;
-  const first: string[] = [];
+  const wanted = symbols || labels.length ? 1 : FIRST_LINES;
+  const first: Array<{ n: number; text: string }> = [];
   let begins = '';
-  let i = 0;
-  for (; i < content.length && first.length < wanted; i++) {
+  for (let i = 0; i < content.length && first.length < wanted; i++) {
     const line = content[i]!;
     if (!/[\p{L}\p{N}]/u.test(line) || NOT_MEANINGFUL.test(line)) continue;
     begins ||= line.trim();
     if (symbols && SYMBOL_PATTERNS.some((re) => re.test(line))) break;
-    first.push(`Line ${start + i}: ${clip(line.trim(), FIRST_LINE_CHARS)}`);
+    first.push({ n: start + i, text: clip(line.trim(), FIRST_LINE_CHARS) });
   }
   const span = meta.lines ? `lines ${meta.lines}` : `${content.length} lines`;
-  const facts = [...first];
+  const shown = [...first, ...labels.filter((l) => !first.some((f) => f.n === l.n))].sort((a, b) => a.n - b.n);
+  const facts = shown.map((l) => `Line ${l.n}: ${l.text}`);
   if (symbols) facts.push(`Outline: ${symbols}`);
-  else {
-    // Prose and data: its short "Label: value" lines (a title, a status, a kind) are the outline.
-    let labels = 0;
-    for (; i < content.length && labels < LABEL_LINES; i++) {
-      const line = content[i]!;
-      if (line.length > LABEL_LINE_CHARS || !LABEL_LINE.test(line)) continue;
-      facts.push(`Line ${start + i}: ${line.trim()}`);
-      labels++;
-    }
-  }
   if (cut) facts.push('(The result as first sent was already cut in the middle.)');
   return { facts, brief: `${span}${begins ? `; begins: ${oneLine(begins, 100)}` : ''}`, partial: true };
+}
+
+function labelLines(content: readonly string[], start: number): Array<{ n: number; text: string }> {
+  const out: Array<{ n: number; text: string }> = [];
+  for (let i = 0; i < content.length && out.length < LABEL_LINES; i++) {
+    const line = content[i]!;
+    if (line.length <= LABEL_LINE_CHARS && LABEL_LINE.test(line)) out.push({ n: start + i, text: line.trim() });
+  }
+  return out;
 }
 
 // Declarations worth naming in an outline: cheap regexes over top-level lines, for the common languages.

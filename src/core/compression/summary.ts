@@ -1,7 +1,8 @@
 // The running session summary: what happened in messages that left the prompt. Built deterministically from
 // the messages themselves, so eviction never needs the model. A weak model trusts it as the whole story, so it
-// keeps the user's requests (pinned: never dropped for room), each tool result as a digest (every name a
-// listing gave, "a → b: ok" for a move), the files changed before the files only read, and the open todos.
+// keeps the user's requests (pinned: they outlast every step when room is short), each tool result as a digest
+// (every name a listing gave, "a → b: ok" for a move), the files changed before the files only read, and the
+// open todos.
 import { DEFAULT_POLICY_MESSAGES } from '../analysis/policyConfig';
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
@@ -108,16 +109,16 @@ export class RunningSummary {
   }
 
   /**
-   * The block added to the system prompt, at most about `maxTokens`: the pinned requests, the files and the
-   * open todos always stay (the newest request at least, when even the requests do not fit); the steps fill
-   * what is left, newest first.
+   * The block added to the system prompt, at most about `maxTokens`. When room is short, what goes last:
+   * steps that are no fact, then files only read, then steps that say what exists or changed. The newest
+   * request, the open todos and the files changed always stay.
    */
   render(maxTokens: number): string {
     if (this.empty) return '';
     if (this.rendered && this.rendered.version === this.version && this.rendered.maxTokens === maxTokens) return this.rendered.text;
     const head = '# Session summary\nEarlier messages left the context window to make room. What happened in them:';
-    const tail = [this.renderFiles(), this.renderTodos()].filter(Boolean);
-    let budget = maxTokens - estimateTokens(head) - tail.reduce((n, t) => n + estimateTokens(t) + 1, 0) - 12;
+    const todos = this.renderTodos();
+    let budget = maxTokens - estimateTokens(head) - (todos ? estimateTokens(todos) + 1 : 0) - 12;
 
     const requests = this.requests.map((r) => `- User: ${r}`);
     let keptRequests = 0;
@@ -134,8 +135,15 @@ export class RunningSummary {
       budget -= estimateTokens(requestBlock[0]!) + 1;
     }
 
-    // Steps that say what exists or what was changed (a listing's names, a move) outlive the rest: they are
-    // taken first, newest first. Then every other step, newest first, until the budget is spent.
+    // Files changed (and moved away) first, newest first; files only read after them, as room allows.
+    const newest = [...this.files].reverse();
+    const shown: Record<FileTouch, string[]> = { modified: [], moved: [], read: [] };
+    let listed = 0;
+    for (const touch of ['modified', 'moved'] as const) {
+      for (const [p, t] of newest) if (t === touch && listed < MAX_LISTED_FILES) shown[touch].push(p), listed++;
+    }
+    if (this.files.size > 0) budget -= estimateTokens(`Files touched: (modified); (moved away); (read) (+${this.files.size} more)`) + [...shown.modified, ...shown.moved].reduce((n, f) => n + estimateTokens(f) + 1, 0);
+
     const keep = new Set<number>();
     const take = (i: number): boolean => {
       const cost = estimateTokens(this.lines[i]!) + 2;
@@ -144,12 +152,25 @@ export class RunningSummary {
       keep.add(i);
       return true;
     };
+    // Steps that say what exists or what was changed (a listing's names, a move) outlive the rest.
     for (let i = this.lines.length - 1; i >= 0; i--) if (isFactLine(this.lines[i]!)) take(i);
+    for (const [p] of newest.filter(([, t]) => t === 'read')) {
+      const cost = estimateTokens(p) + 1;
+      if (listed >= MAX_LISTED_FILES || cost > budget) break;
+      budget -= cost;
+      shown.read.push(p);
+      listed++;
+    }
+    // Then every other step, newest first, until the budget is spent.
     for (let i = this.lines.length - 1; i >= 0; i--) if (!keep.has(i) && !take(i)) break;
+
     const dropped = this.omitted + (this.lines.length - keep.size);
     const steps = this.lines.flatMap((l, i) => (keep.has(i) ? [`- ${l}`] : []));
     if (dropped > 0) steps.unshift(`- (${dropped} earlier steps not listed)`);
     if (requestBlock.length && steps.length) steps.unshift('Steps (oldest first):');
+    const tail: string[] = [];
+    if (this.files.size > 0) tail.push(renderFiles(shown, this.files.size - listed));
+    if (todos) tail.push(todos);
     const text = [head, ...requestBlock, ...steps, ...tail].join('\n');
     this.rendered = { version: this.version, maxTokens, text };
     return text;
@@ -212,18 +233,6 @@ export class RunningSummary {
     this.files.set(path, touch === 'read' && before === 'modified' ? 'modified' : touch);
   }
 
-  /** One line, changed files first, then files moved away, then files only read; newest first within each. */
-  private renderFiles(): string {
-    if (this.files.size === 0) return '';
-    const newest = [...this.files].reverse();
-    const order: FileTouch[] = ['modified', 'moved', 'read'];
-    const entries = order.flatMap((t) => newest.filter(([, touch]) => touch === t));
-    const label = { modified: 'modified', moved: 'moved away', read: 'read' } as const;
-    const shown = entries.slice(0, MAX_LISTED_FILES).map(([p, t]) => `${p} (${label[t]})`);
-    const more = entries.length > MAX_LISTED_FILES ? ` (+${entries.length - MAX_LISTED_FILES} more)` : '';
-    return `Files touched: ${shown.join(', ')}${more}`;
-  }
-
   private renderTodos(): string {
     if (!this.todos) return '';
     const total = this.todos.length;
@@ -244,6 +253,14 @@ export class RunningSummary {
       this.omitted++;
     }
   }
+}
+
+/** "Files touched: a.ts, b.ts (modified); c.txt (moved away); d.ts (read)": one label per group keeps it short. */
+function renderFiles(shown: Record<FileTouch, string[]>, more: number): string {
+  const label = { modified: 'modified', moved: 'moved away', read: 'read' } as const;
+  const groups = (['modified', 'moved', 'read'] as const).filter((t) => shown[t].length).map((t) => `${shown[t].join(', ')} (${label[t]})`);
+  const rest = more > 0 ? `(+${more} more)` : '';
+  return `Files touched: ${[groups.join('; '), rest].filter(Boolean).join(' ')}`;
 }
 
 // Summary lines of these tools say what exists or what changed: a weak model needs them longest.

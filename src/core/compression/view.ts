@@ -3,7 +3,7 @@
 // available for the panel and for persistence (each replacement links back to the message it stands for).
 import type { ChatMessage } from '../messages';
 import { isCompressed } from './marker';
-import { RunningSummary, type SummaryState } from './summary';
+import { RunningSummary, isNudge, type SummaryState } from './summary';
 
 export type ReplacementMethod = 'llm' | 'fallback';
 
@@ -102,8 +102,24 @@ export class HistoryView {
    */
   pinnedUser(history: readonly ChatMessage[]): number | undefined {
     if (this.evicted === 0 || this.evicted >= history.length || history[this.evicted]!.role === 'user') return undefined;
-    for (let i = this.evicted - 1; i >= 0; i--) if (history[i]!.role === 'user') return i;
-    return undefined;
+    // Asked once per message by inView(): remember the answer for this history and eviction point.
+    const c = this.pinnedCache;
+    if (c && c.history === history && c.evicted === this.evicted) return c.index;
+    const index = this.findPinned(history);
+    this.pinnedCache = { history, evicted: this.evicted, index };
+    return index;
+  }
+  private pinnedCache: { history: readonly ChatMessage[]; evicted: number; index: number | undefined } | undefined;
+
+  private findPinned(history: readonly ChatMessage[]): number | undefined {
+    // The agent's own nudges ("continue", "call task_completion") are not the task: pin the user's request.
+    let nudge: number | undefined;
+    for (let i = this.evicted - 1; i >= 0; i--) {
+      if (history[i]!.role !== 'user') continue;
+      if (!isNudge(history[i]!.content)) return i;
+      nudge ??= i;
+    }
+    return nudge;
   }
 
   inView(history: readonly ChatMessage[], index: number): boolean {

@@ -27,10 +27,15 @@ export type SampleVerdict =
   /** The prompt was cut. `ceiling` is set when the counts show the window the server really runs. */
   | { kind: 'cut'; ceiling?: number; evidence: string };
 
+/** Less growth than this between two requests is within the noise of a count. */
+const MIN_GROWTH_TOKENS = 40;
+
 export class WindowDetector {
   private previous: (PromptSample & { suspect: boolean; cut: boolean }) | undefined;
   /** The largest count of a cut request: the server runs at least this much. */
   private largestCut = 0;
+  /** The largest count the server ever gave. */
+  private maxReported = 0;
 
   constructor(private readonly options: WindowDetectorOptions) {}
 
@@ -43,12 +48,18 @@ export class WindowDetector {
     const soft = judged && ratio < this.options.softRatio;
     let verdict: SampleVerdict = soft ? { kind: 'suspect' } : { kind: 'ok' };
 
-    if (judged && prev && sample.reported <= sample.expected && sample.expected > prev.expected * 1.03) {
+    const grew = prev ? sample.expected - prev.expected : 0;
+    // (No "count below the estimate" condition here: while calibration still learns, a cut count can sit above it.)
+    if (judged && prev && grew >= Math.max(MIN_GROWTH_TOKENS, prev.expected * 0.01)) {
       const prevRatio = prev.reported / prev.expected;
-      // The same count while the prompt grew: the server stops at a fixed size.
-      const flat = Math.abs(sample.reported - prev.reported) <= Math.max(8, prev.reported * 0.01);
+      // The count stood still while the prompt grew (an honest count grows along, by about `grew × ratio`),
+      // at the highest count the server ever gave: it stops at a fixed size. (A count below an earlier one
+      // cannot be the ceiling: the server counted more before without cutting.)
+      const flat =
+        Math.abs(sample.reported - prev.reported) <= Math.min(grew * prevRatio * 0.25, Math.max(8, prev.reported * 0.005)) &&
+        sample.reported >= this.maxReported - 8;
       // Both short, and the shortfall grows with the prompt: a ceiling, not a different tokenizer.
-      const falling = (prev.suspect || prev.cut) && soft && ratio < prevRatio * 0.95;
+      const falling = (prev.suspect || prev.cut) && soft && sample.reported < sample.expected && ratio < prevRatio * 0.95 && sample.reported >= this.maxReported * 0.95;
       if (flat || falling) {
         this.largestCut = Math.max(this.largestCut, sample.reported, prev.reported);
         verdict = {
@@ -64,6 +75,7 @@ export class WindowDetector {
       verdict = { kind: 'cut', evidence: `it counted ${fmt(sample.reported)} prompt tokens of about ${fmt(sample.expected)} sent` };
     }
     this.previous = { ...sample, suspect: verdict.kind === 'suspect', cut: verdict.kind === 'cut' };
+    this.maxReported = Math.max(this.maxReported, sample.reported);
     if (verdict.kind === 'cut') this.largestCut = Math.max(this.largestCut, sample.reported);
     return verdict;
   }
@@ -77,6 +89,7 @@ export class WindowDetector {
   reset(): void {
     this.previous = undefined;
     this.largestCut = 0;
+    this.maxReported = 0;
   }
 }
 

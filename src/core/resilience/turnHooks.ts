@@ -41,6 +41,8 @@ export interface TurnHooksOptions {
   toolNaming?: ToolNaming;
   /** Your own prepareMessages (compression, eviction), passed through unchanged. */
   prepareMessages?: TurnHooks['prepareMessages'];
+  /** Your own selectTools (the tool pre-filter), passed through unchanged. */
+  selectTools?: TurnHooks['selectTools'];
   /** Injected for tests; defaults to a real, abortable timer. */
   sleep?: Sleep;
 }
@@ -71,6 +73,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   const policy = createResponsePolicy(settings.policy, {
     ...(options.openTodos && { openTodos: options.openTodos }),
     offeredToolNames: () => offeredDefinitions().map((d) => d.name),
+    isReadOnlyTool: (name) => registry.get(name)?.risk === 'read' && !registry.get(name)?.loopBreaking,
     canActOnDeflection: () => !options.allowedRisks || options.allowedRisks.includes('write') || options.allowedRisks.includes('execute'),
   });
   const sink: ReplySink = {
@@ -217,6 +220,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     onToolCalls,
     resolveToolProtocol: resolveProtocol,
     ...(options.prepareMessages && { prepareMessages: options.prepareMessages }),
+    ...(options.selectTools && { selectTools: options.selectTools }),
   };
 }
 

@@ -277,6 +277,8 @@ describe('OllamaProvider model info', () => {
     assert.deepEqual(await provider.modelInfo(QWEN.name, signal()), {
       name: QWEN.name,
       contextLength: 40960,
+      // The num_ctx sent when none is configured: the model's maximum, capped at 32,768.
+      defaultContextSize: 32768,
       capabilities: ['completion', 'tools', 'thinking'],
     });
   });

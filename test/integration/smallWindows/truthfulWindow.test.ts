@@ -93,7 +93,7 @@ for (const variant of VARIANTS) {
       const agentRecords = window.agentRecords;
       const firstCut = agentRecords.findIndex((r) => r.cut) + 1;
       const report =
-        `${describeRecords(window)}; notice before agent request ${contextsBefore + 1}; ${rounds(run)} rounds; ${compressionSummary(run)}; ` +
+        `${describeRecords(window)}; ${noticeAt < 0 ? 'no window notice' : `window notice before agent request ${contextsBefore + 1}`}; ${rounds(run)} rounds; ${compressionSummary(run)}; ` +
         `windows budgeted: ${[...new Set(contexts.map((c) => c.window))].join(', ')}; ${renamedCount(ws, NOTES)}/${NOTES} renamed; exit ${run.code}`;
       t.diagnostic(report);
       for (const n of notices) t.diagnostic(`notice: ${String(n.message)}`);

@@ -152,6 +152,14 @@ describe('read_file', () => {
     assert.ok(lines[2]!.length <= 'Line 2: '.length + 101);
   });
 
+  test('prose with "Label: value" lines: those lines are its outline', async () => {
+    const prose = 'This paragraph records what the team agreed, with dates, amounts and the people involved. '.repeat(12);
+    await s.ws.write('notes/agreement.txt', `Agreement 7\n${prose}\nDocument kind: contract.\n${prose}\nStatus: signed\n`);
+    const i = await s.call('read_file', { path: 'notes/agreement.txt' });
+    const lines = linesOf(digestToolResult(s.history, i));
+    assert.deepEqual(lines.slice(1, -1), ['Line 1: Agreement 7', 'Line 3: Document kind: contract.', 'Line 5: Status: signed']);
+  });
+
   test('a failed read keeps its error whole and does not count as a read', async () => {
     const i = await s.call('read_file', { path: 'missing.ts' });
     assert.match(s.history[i]!.content, /^File "missing\.ts" does not exist\./);

@@ -77,13 +77,19 @@ test('an honest server never triggers the warning', async () => {
 test('small prompts are too noisy to judge; one odd count only warns; a ceiling seen twice is the window', () => {
   const detector = new WindowDetector({ hardRatio: 0.7, softRatio: 0.9, minTokens: 1000 });
   assert.deepEqual(detector.observe({ expected: 600, reported: 100 }), { kind: 'ok' }, 'too small to judge');
-  assert.deepEqual(detector.observe({ expected: 3000, reported: 2900 }), { kind: 'ok' });
+  assert.deepEqual(detector.observe({ expected: 1500, reported: 1450 }), { kind: 'ok' });
   const hard = detector.observe({ expected: 3300, reported: 2000 });
   assert.equal(hard.kind, 'cut');
   assert.equal(hard.kind === 'cut' && hard.ceiling, undefined, 'one short count says the prompt was cut, not how big the window is');
   const flat = detector.observe({ expected: 3700, reported: 2000 });
   assert.equal(flat.kind, 'cut');
   assert.equal(flat.kind === 'cut' && flat.ceiling, 2000);
+
+  // A flat count below one the server gave before cannot be its ceiling: it counted more without cutting.
+  const honest = new WindowDetector({ hardRatio: 0.7, softRatio: 0.9, minTokens: 1000 });
+  honest.observe({ expected: 3000, reported: 3000 });
+  honest.observe({ expected: 2000, reported: 2000 });
+  assert.deepEqual(honest.observe({ expected: 2100, reported: 2001 }), { kind: 'ok' });
 });
 
 test('a tokenizer that counts 20% fewer tokens is no cut; a count that stops growing is', () => {

@@ -245,12 +245,14 @@ test('in a read-only workspace a refusal to edit is the right answer and is not 
   const provider = new ScriptedProvider([
     toolReply('read_file', { path: 'config.txt' }),
     textReply('I cannot edit files here; trust the workspace and I will change the port.'),
-    toolReply('task_completion', { result: 'I cannot edit files here; trust the workspace first.' }),
   ]);
   await withHarness(provider, { settings: { toolProtocol: 'native' }, allowedRisks: ['read'] }, async (h) => {
     const outcome = await h.run('Change the port');
-    assert.equal(outcome.reason, 'task_completion');
-    assert.ok(h.notices().some((n) => /Reminded the model to call task_completion/.test(n)));
+    // It only read before answering: the answer ends the turn, without a task_completion reminder (a model call saved).
+    assert.equal(outcome.reason, 'completed');
+    assert.equal(outcome.result, 'I cannot edit files here; trust the workspace and I will change the port.');
+    assert.equal(provider.requests.length, 2);
+    assert.equal(h.notices().some((n) => /Reminded the model/.test(n)), false);
     assert.ok(provider.requests[0]!.tools.every((t) => ['list_directory', 'read_file', 'search_files', 'todo_read', 'task_completion', 'ask_question', 'todo_write'].includes(t.name)));
     assert.equal(h.notices().some((n) => /declined/.test(n)), false);
   });
