@@ -147,7 +147,11 @@ export class AgentSession {
     const window = this.context ? (await this.context.windowTokens(signal)) : 0;
     const selection = await selector.select({ definitions: state.tools, query: selectionQuery(state), keep: state.usedInTurn, window, signal });
     if (selection.notice) this.options.bus.emit({ type: 'notice', message: selection.notice });
-    if (!selection.filtered) return selection.tools.filter((t) => t.name !== TOOL_SEARCH);
+    if (!selection.filtered) {
+      this.offeredTools = selection.tools.filter((t) => t.name !== TOOL_SEARCH);
+      return this.offeredTools;
+    }
+    this.offeredTools = selection.tools;
     this.options.bus.emit({
       type: 'tools_offered',
       offered: selection.offered,
@@ -172,7 +176,8 @@ export class AgentSession {
       system: o.systemInfo,
       loopBreakingTools: o.registry.definitions(o.allowedRisks).some((d) => d.name === 'task_completion'),
       toolProtocol: this.protocol,
-      tools: o.registry.definitions(o.allowedRisks),
+      // In xml mode the tools are described in this prompt: the ones this request offers.
+      tools: this.offeredTools ?? o.registry.definitions(o.allowedRisks),
       hotContext: renderHotContext(o.tracker.snapshot()),
       ...(this.rules && { rules: this.rules }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
@@ -186,6 +191,8 @@ export class AgentSession {
     return built.text;
   }
   private lastPromptNotice: string | undefined;
+  /** What the pre-filter chose for the next request (the prompt describes these in xml mode). */
+  private offeredTools: ToolDefinition[] | undefined;
 
   async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
@@ -196,6 +203,7 @@ export class AgentSession {
       this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
       this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
       this.context?.startTurn();
+      this.offeredTools = undefined;
       o.toolSelector?.startTurn();
       return await runTurn(
         this.history,

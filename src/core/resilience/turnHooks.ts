@@ -121,7 +121,16 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     corrections = 0;
   };
 
-  const attempt = async (mode: ToolProtocol, endpoint: ModelEndpoint, out: ReplySink, messages: ChatMessage[], index: ToolIndex, signal: AbortSignal): Promise<ProtocolReply> => {
+  /** `index`: the tools this request offers (described to the model); `known`: every tool a call may name. */
+  const attempt = async (
+    mode: ToolProtocol,
+    endpoint: ModelEndpoint,
+    out: ReplySink,
+    messages: ChatMessage[],
+    index: ToolIndex,
+    known: ToolIndex,
+    signal: AbortSignal,
+  ): Promise<ProtocolReply> => {
     const sent = mode === 'xml' ? toTextProtocolMessages(messages, { naming, systemPart: renderTextProtocolPart(index) }) : messages;
     return streamProtocolReply(
       {
@@ -134,14 +143,18 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
         ...(options.temperature !== undefined && { temperature: options.temperature }),
         ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
       },
-      { mode, index, validate: settings.recoverJsonToolCalls ? validate : () => false },
+      // A weak model may call a tool it saw earlier but that this request did not offer: it still runs.
+      { mode, index: known, validate: settings.recoverJsonToolCalls ? validate : () => false },
       out,
     );
   };
 
   const callModel = async (round: number, messages: ChatMessage[], signal: AbortSignal, callOptions?: CallModelOptions): Promise<RoundReply> => {
     if (round === 0) beginTurn();
-    const index = new ToolIndex(callOptions?.tools ?? offeredDefinitions(), naming);
+    const all = offeredDefinitions();
+    const index = new ToolIndex(callOptions?.tools ?? all, naming);
+    // Without tools (a final summary request) no call is expected; otherwise any registered tool may be named.
+    const known = !callOptions?.tools || callOptions.tools.length === 0 || callOptions.tools.length === all.length ? index : new ToolIndex(all, naming);
     let mode = await resolveProtocol(signal);
     if (protocolNoticePending) {
       protocolNoticePending = false;
@@ -149,14 +162,14 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     }
     const reply = await caller.call(async (endpoint, out, sig) => {
       try {
-        return await attempt(mode, endpoint, out, messages, index, sig);
+        return await attempt(mode, endpoint, out, messages, index, known, sig);
       } catch (err) {
         // The server says this model takes no tools: switch to text-based calls for the rest of the session.
         if (settings.toolProtocol !== 'auto' || mode !== 'native' || !isToolsUnsupportedError(err)) throw err;
         forcedXml = true;
         mode = 'xml';
         notice('The server says this model does not support tool calling; switched to text-based tool calls (<tool> blocks).');
-        return attempt(mode, endpoint, out, messages, index, sig);
+        return attempt(mode, endpoint, out, messages, index, known, sig);
       }
     }, signal);
     lastErrors = reply.protocolErrors;

@@ -122,7 +122,9 @@ for (const wire of WIRE_FORMATS) {
 
       // --num-ctx: the filesystem server's 14 tools plus the built-ins take ~3.7k tokens, which a server of unknown
       // window (the OpenAI fake has no /props) would be assumed too small for (4,096) — the CLI refuses that clearly.
-      const args = ['--workspace', ws, '--mcp-config', config, '--approve', 'all', '--num-ctx', '32768', '--json'];
+      // --max-tools 100: this test is about every MCP tool reaching the model as the server wrote it; with more
+      // than 15 tools the pre-filter would otherwise offer only the most relevant (see test/integration/smallWindows).
+      const args = ['--workspace', ws, '--mcp-config', config, '--approve', 'all', '--num-ctx', '32768', '--max-tools', '100', '--json'];
       const cli = new LiveCli(['run', ...wire.flags(server), ...args, 'Review the files in this folder and rename each after its title.'], ws);
       const { code } = await cli.finished(30_000);
       assert.equal(code, 0, cli.stderr);
