@@ -26,7 +26,7 @@ interface RunResult {
   ms: number;
 }
 
-async function replay(label: string, provider: ChatProvider, llm: boolean): Promise<RunResult> {
+async function replay(label: string, provider: ChatProvider, llm: boolean, callBudget = false): Promise<RunResult> {
   const history = scriptedSession({ messages: MESSAGES, seed: 2024, fileChars: 1800 }).slice(0, MESSAGES);
   const system = systemMessage();
   const reports: CompressionReport[] = [];
@@ -37,6 +37,8 @@ async function replay(label: string, provider: ChatProvider, llm: boolean): Prom
     tools: () => SESSION_TOOLS,
     settings: { llmCompression: llm },
     onCompression: (r) => reports.push(r),
+    // As the agent session runs it: compression calls held to the work's own calls, per turn and per session.
+    callBudget,
   });
   const signal = new AbortController().signal;
   let calls = 0;
@@ -46,6 +48,7 @@ async function replay(label: string, provider: ChatProvider, llm: boolean): Prom
   const started = performance.now();
   for (let k = 1; k <= history.length; k++) {
     if (history[k]?.role !== 'assistant' && k !== history.length) continue; // a model call produces message k
+    if (history[k - 1]?.role === 'user') manager.startTurn();
     const sent = await manager.prepareMessages([system, ...history.slice(0, k)], signal);
     calls++;
     const counted = referencePromptTokens(sent, SESSION_TOOLS);
@@ -71,12 +74,13 @@ function print(r: RunResult): void {
     console.log(`| ${i + 1} | ${rep.reason} | ${rep.method} | ${fmt(rep.tokensBefore)} → ${fmt(rep.tokensAfter)} | ${fmt(rep.targetTokens)} | ${rep.messagesAffected} | ${rounds} |`);
   });
   const rounds = r.reports.reduce((n, rep) => n + (rep.llm?.iterations ?? 0), 0);
-  console.log(`total LLM compression rounds: ${rounds}`);
+  console.log(`total LLM compression rounds: ${rounds}; compression calls per work call: ${(rounds / r.calls).toFixed(2)}`);
 }
 
 async function main(): Promise<void> {
   console.log(`# Compression bench: ${MESSAGES}-message scripted session, ${WINDOW}-token window, threshold 70%, target 40%`);
   print(await replay('LLM pass (scripted capable model)', new CompressingModel(), true));
+  print(await replay('LLM pass within the agent’s call budget (as sessions run it)', new CompressingModel(), true, true));
   print(await replay('Model that returns garbage (LLM pass gives up → fallback)', new GarbageModel(), true));
   print(await replay('Deterministic only (llmCompression: false)', new GarbageModel(), false));
 }
