@@ -144,7 +144,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
         ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
       },
       // A weak model may call a tool it saw earlier but that this request did not offer: it still runs.
-      { mode, index: known, validate: settings.recoverJsonToolCalls ? validate : () => false },
+      { mode, index, known, validate: settings.recoverJsonToolCalls ? validate : () => false },
       out,
     );
   };

@@ -31,8 +31,10 @@ export interface ModelCallRequest {
 
 export interface ReplyParsing {
   mode: ToolProtocol;
-  /** The tools offered on this call; empty for a request without tools. */
+  /** The tools offered on this call (sent natively); empty for a request without tools. */
   index: ToolIndex;
+  /** Tools a call may name (default: `index`): a weak model may call one it saw before but that this call did not offer. */
+  known?: ToolIndex;
   /** Whether a call recovered from JSON text is runnable. */
   validate: CallValidator;
   newId?: () => string;
@@ -51,6 +53,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   const newId = parsing.newId ?? (() => `call_${randomUUID().slice(0, 8)}`);
   const reply: ProtocolReply = { text: '', thinking: '', toolCalls: [], finishReason: '', protocolErrors: [], recovered: [] };
   const nativeTools: ToolDefinition[] = parsing.mode === 'native' ? parsing.index.tools.map((t) => t.definition) : [];
+  const known = parsing.index.size === 0 ? parsing.index : (parsing.known ?? parsing.index);
   const think = new TagStreamSplitter({ tags: ['think'], streamBlocks: true });
   const tools = parsing.mode === 'xml' ? new TagStreamSplitter({ tags: TOOL_TAGS, jsonAware: true }) : undefined;
 
@@ -66,7 +69,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   };
   const onBlock = (content: string) => {
     if (parsing.index.size === 0) return; // a request without tools: drop stray markup
-    const parsed = parseToolBlock(content, parsing.index, newId);
+    const parsed = parseToolBlock(content, known, newId);
     reply.toolCalls.push(...parsed.calls);
     reply.protocolErrors.push(...parsed.errors);
   };
@@ -114,7 +117,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   if (tools) {
     const end = tools.end();
     toolStage(end.segments);
-    if (end.unterminated && parsing.index.size > 0) finishUnterminated(end.unterminated.content, parsing.index, newId, reply);
+    if (end.unterminated && parsing.index.size > 0) finishUnterminated(end.unterminated.content, known, newId, reply);
     reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
   }
 

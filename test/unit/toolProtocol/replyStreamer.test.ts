@@ -109,3 +109,19 @@ test('status deltas reach the sink', async () => {
   const { out } = await call(provider, 'native');
   assert.deepEqual(out.statuses, ['Loading model…']);
 });
+
+test('a filtered request sends only the offered tools, yet a call may name any known tool (native and xml)', async () => {
+  const move: ToolDefinition = { name: 'move_file', description: 'Move a file.', parameters: { type: 'object', properties: { source: { type: 'string' } } } };
+  const known = new ToolIndex([...TOOLS, move]);
+  for (const mode of ['native', 'xml'] as const) {
+    const provider = new ScriptedProvider([textReply('<tool>{"server_name": "local", "tool_name": "move_file", "arguments": {"source": "a.txt"}}</tool>')]);
+    const out = new RecordingSink();
+    const reply = await streamProtocolReply(
+      { provider, model: 'm', messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal },
+      { mode, index, known, validate: isValid },
+      out.sink,
+    );
+    assert.deepEqual(provider.requests[0]!.tools.map((t) => t.name), mode === 'native' ? ['read_file'] : [], mode);
+    if (mode === 'xml') assert.deepEqual(reply.toolCalls.map((c) => c.name), ['move_file']);
+  }
+});
