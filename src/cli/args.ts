@@ -15,6 +15,8 @@ export interface RunOptions {
   workspace: string;
   maxRounds: number;
   approve: ApproveMode;
+  /** With `--approve all`: writes to sensitive files (.vscode/, .git/, CI, rules files…) run without asking too. */
+  allowSensitive: boolean;
   numCtx?: number;
   json: boolean;
   think?: boolean;
@@ -46,7 +48,7 @@ export type CliOptions = RunOptions | SessionsOptions | { command: 'help' } | { 
 
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
-                   [--max-rounds N] [--approve none|read|all] [--num-ctx N] [--think] [--json]
+                   [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE] "TASK"
   localharness sessions [--db FILE] [--json]
@@ -59,6 +61,9 @@ Options:
   --workspace     folder the tools may touch (default: current directory)
   --max-rounds    model calls per turn before giving up (default 20)
   --approve       risk levels that run without asking: none, read (default), all
+  --allow-sensitive  with --approve all: also change sensitive files without asking (.vscode/, .git/, CI
+                  files, AGENTS.md and .localharness/, package.json scripts, shell profiles…). Without it
+                  such a change is asked on a terminal and denied when there is none, even under --approve all
   --num-ctx       context window to request (Ollama num_ctx)
   --json          one JSON object per line for every event
   --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
@@ -105,6 +110,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         workspace: { type: 'string' },
         'max-rounds': { type: 'string' },
         approve: { type: 'string' },
+        'allow-sensitive': { type: 'boolean' },
         'num-ctx': { type: 'string' },
         think: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -138,6 +144,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`--provider must be ollama or openai, got "${provider}"`);
   const approve = values.approve ?? 'read';
   if (approve !== 'none' && approve !== 'read' && approve !== 'all') throw new UsageError(`--approve must be none, read or all, got "${approve}"`);
+  const allowSensitive = !!values['allow-sensitive'];
+  if (allowSensitive && approve !== 'all') throw new UsageError('--allow-sensitive only works together with --approve all');
   const numCtx = positiveInt('--num-ctx', values['num-ctx']);
   const toolProtocol = values['tool-protocol'];
   if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
@@ -154,6 +162,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     workspace: values.workspace ?? cwd,
     maxRounds: positiveInt('--max-rounds', values['max-rounds']) ?? 20,
     approve,
+    allowSensitive,
     json: !!values.json,
     firstByteTimeoutMs: timeoutSeconds * 1000,
     fallbackModels: values['fallback-model'] ?? [],

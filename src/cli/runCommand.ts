@@ -97,6 +97,12 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const gate = new ApprovalGate({
     policy: { autoApprove: autoApproved(options.approve), rules: [] },
     ...(asker && { ask: asker }),
+    allowSensitive: options.allowSensitive,
+    onSensitiveDenied: (request) =>
+      warn(
+        `denied a change to ${request.description.sensitive?.paths.join(', ')} (a sensitive file): it is always asked, and there is no terminal to ask on. ` +
+          'Run on a terminal to approve it, or pass --approve all --allow-sensitive to allow such changes.',
+      ),
   });
 
   const session = new AgentSession({

@@ -1,6 +1,11 @@
 // Runs one tool call: validate, ask approval when policy says so, invoke with the turn's signal, cap the result.
+// Before the gate: a call the user already denied in this turn is refused without asking, and a call that
+// writes a sensitive file is marked so the gate always asks.
 import type { ToolCall } from '../messages';
 import type { ApprovalGate } from '../approval/gate';
+import { findSensitive, withSensitiveWarning } from '../approval/sensitiveWrites';
+import type { TurnDenials } from '../approval/turnDenials';
+import { writeTargetsOf } from '../approval/writeTargets';
 import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus } from './events';
@@ -14,6 +19,8 @@ export interface ToolExecutionEnv {
   allowedRisks?: readonly RiskLevel[];
   maxResultChars: number;
   now: () => number;
+  /** What was denied in this turn; the turn runner makes a fresh one per turn. Without it nothing is remembered. */
+  denials?: TurnDenials;
 }
 
 export interface ToolExecution {
@@ -60,11 +67,20 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
   };
 
   let description;
+  let targets;
   try {
     description = await tool.describeForApproval(args as never, ctx);
+    targets = await writeTargetsOf({ toolName: tool.name, risk: tool.risk, args, description }, ctx);
   } catch (err) {
     return finish(false, `Error: ${errorText(err)}`);
   }
+  const refusal = env.denials?.refusal(tool.name, args, targets);
+  if (refusal) {
+    bus.emit({ type: 'approval_result', id: call.id, name: tool.name, approved: false, reason: refusal.reason });
+    return finish(false, refusal.message, { denied: true });
+  }
+  const sensitive = findSensitive(targets, env.gate.sensitivePaths());
+  if (sensitive) description = withSensitiveWarning(description, sensitive);
   const request = { toolName: tool.name, risk: tool.risk, args, description };
   const asked = env.gate.needsAsking(request);
   if (asked) {
@@ -81,6 +97,7 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
     });
   }
   if (!decision.approved) {
+    env.denials?.record(tool.name, args, targets);
     return finish(false, `The user denied this ${tool.name} call (${decision.reason}). Do not retry the same call; choose another approach or ask the user.`, { denied: true });
   }
   if (signal.aborted) return finish(false, 'Cancelled before the tool ran.');

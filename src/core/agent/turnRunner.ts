@@ -7,6 +7,7 @@ import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
 import { ContextBudgetError } from '../context/budgetError';
 import type { ApprovalGate } from '../approval/gate';
+import { TurnDenials } from '../approval/turnDenials';
 import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus, TurnEndReason } from './events';
@@ -136,6 +137,7 @@ export async function runTurn(
     context: config.toolContext,
     maxResultChars: config.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
     now,
+    denials: new TurnDenials(), // a Deny holds for the rest of this turn
     ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
   };
 

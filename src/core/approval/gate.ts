@@ -1,5 +1,8 @@
 // The approval gate: policy first, then the injected asker. Anything but an explicit yes is a no.
+// A call that writes a sensitive file (description.sensitive) is asked every time: only a deny rule decides it
+// without asking, and an answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
+import { SensitivePaths } from './sensitivePaths';
 
 export type ApprovalScope = 'once' | 'session' | 'workspace';
 
@@ -38,12 +41,30 @@ export interface GateOptions {
   timeoutMs?: number;
   /** Called when the user chose "for this session" or "always in this workspace". */
   onRemember?: (rule: ApprovalRule, scope: Exclude<ApprovalScope, 'once'>) => void;
+  /**
+   * Extra sensitive-path globs (a user-scope setting), on top of the defaults, which cannot be removed.
+   * Re-read on every call, so the host may change the array in place.
+   */
+  sensitivePatterns?: readonly string[];
+  /** CLI `--approve all --allow-sensitive`: sensitive calls follow the ordinary policy (still marked). */
+  allowSensitive?: boolean;
+  /** A sensitive call was denied because no one can be asked (the CLI explains on stderr). */
+  onSensitiveDenied?: (request: ApprovalRequest, reason: string) => void;
 }
 
 export class ApprovalGate {
   private readonly sessionRules: ApprovalRule[] = [];
+  private sensitive: { key: string; paths: SensitivePaths } | undefined;
 
   constructor(private readonly options: GateOptions) {}
+
+  /** The sensitive-path matcher: the defaults plus the host's extra patterns as they are now. */
+  sensitivePaths(): SensitivePaths {
+    const extra = this.options.sensitivePatterns ?? [];
+    const key = JSON.stringify(extra);
+    if (this.sensitive?.key !== key) this.sensitive = { key, paths: new SensitivePaths(extra) };
+    return this.sensitive.paths;
+  }
 
   /** Decide without asking: allow, deny, or undefined when the user must be asked. */
   decideByPolicy(request: ApprovalRequest): 'allow' | 'deny' | undefined {
@@ -51,6 +72,7 @@ export class ApprovalGate {
     // Deny rules win over allow rules so a broad allow can't override a specific deny.
     const matching = rules.filter((r) => ruleMatches(r, request));
     if (matching.some((r) => r.decision === 'deny')) return 'deny';
+    if (this.alwaysAsks(request)) return undefined;
     if (matching.some((r) => r.decision === 'allow')) return 'allow';
     if (this.options.policy.autoApprove.includes(request.risk)) return 'allow';
     return undefined;
@@ -65,14 +87,26 @@ export class ApprovalGate {
     if (byPolicy === 'allow') return { approved: true, scope: 'once' };
     if (byPolicy === 'deny') return { approved: false, reason: 'a rule denies this tool call' };
     const ask = this.options.ask;
-    if (!ask) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
+    const sensitive = this.alwaysAsks(request);
+    if (!ask) {
+      if (!sensitive) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
+      const reason = `it changes ${request.description.sensitive!.paths.join(', ')}, a sensitive file that always needs the user's approval, and no one is available to approve it (non-interactive run)`;
+      this.options.onSensitiveDenied?.(request, reason);
+      return { approved: false, reason };
+    }
     const decision = await askWithTimeout(ask, request, signal, this.options.timeoutMs ?? 10 * 60_000);
+    // Nothing is remembered for a sensitive file: the next write to it is asked again.
+    if (decision.approved && sensitive) return { approved: true, scope: 'once' };
     if (decision.approved && decision.scope !== 'once') {
       const rule = ruleFor(request);
       if (decision.scope === 'session') this.sessionRules.push(rule);
       this.options.onRemember?.(rule, decision.scope);
     }
     return decision;
+  }
+
+  private alwaysAsks(request: ApprovalRequest): boolean {
+    return !!request.description.sensitive && !this.options.allowSensitive;
   }
 }
 

@@ -16,6 +16,12 @@ export interface ApprovalDescription {
   command?: string;
   /** For file writes: the target and the proposed full content, so the editor can show a diff. */
   fileChange?: { path: string; before: string | undefined; after: string };
+  /**
+   * Set by the executor when the call writes a file that steers the editor, build, CI, git, the shell or the
+   * agent (see core/approval/sensitivePaths). Such calls are asked every time; `reason` says, one line per
+   * file, what it controls. `detail` already starts with the warning.
+   */
+  sensitive?: { paths: string[]; reason: string };
 }
 
 export interface ToolContext {
