@@ -15,6 +15,9 @@ import { Logger, Redactor } from './vscode/log/logger';
 import { VsCodeFileSystem } from './vscode/ports/vsCodeFileSystem';
 import { VsCodeTerminalRunner } from './vscode/ports/vsCodeTerminalRunner';
 import { ApiKeyStore } from './vscode/secrets';
+import { ServerChoiceStore, ServerConsent } from './vscode/serverConsent';
+import { askServerInModal } from './vscode/serverConsentDialog';
+import { userOpenaiOrigin } from './vscode/settingsReader';
 import { HarnessStatusBar } from './vscode/status/statusBar';
 import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
@@ -33,7 +36,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const store = new ChatStateStore();
   const proposals = new ProposedContentProvider();
   const rules = new WorkspaceRuleStore(context.workspaceState);
-  const apiKeys = new ApiKeyStore(context.secrets, redactor);
+  // Keys belong to the server origin they were entered for; an old single key goes to the user's own server.
+  const apiKeys = new ApiKeyStore(context.secrets, redactor, userOpenaiOrigin, (origin) => log.info(`API key: the stored key now belongs to ${origin} (your own server)`));
+  // A model server named by the workspace's settings is used only after the user allowed it (remembered per workspace).
+  const servers = new ServerChoiceStore(context.workspaceState);
+  const serverConsent = new ServerConsent({
+    store: servers,
+    ask: askServerInModal,
+    onDecision: (question, answer) =>
+      log.info(
+        `model server named by this workspace, ${question.workspace.url}: ${answer === 'allow' ? 'allowed' : answer === 'deny' ? 'denied; using ' + question.user.url : 'dialog dismissed; using ' + question.user.url + ' in this window'}`,
+      ),
+  });
   // MCP servers start when the chat is first shown or a turn starts, never at activation.
   const mcp = createMcp({ context, log, getRegistry: () => controller.toolRegistry() });
   shutdownMcp = () => mcp.service.shutdown();
@@ -47,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
     beforeTurn: (signal) => mcp.service.beforeTurn(signal, (message) => store.notice(message)),
     rules,
     apiKeys,
+    serverConsent,
     ask: createModalApprovalAsker({ proposals, log }),
     fs,
     calibration: {
@@ -88,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
     apiKeys.onDidChange(() => controller.invalidateSession('API key changed')),
     ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
-    ...registerCommands({ controller, chatView, rules, apiKeys, log, channel, extensionId: context.extension.id }),
+    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id }),
     { dispose: () => (offStore(), offStatus()) },
   );
   log.info(`Local Harness ${context.extension.packageJSON?.version ?? ''} activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -1,5 +1,6 @@
 // The `localharness.*` settings as one typed object. Pure (no 'vscode' import) so it is unit-tested;
-// callers pass the configuration's `get`. Read at the start of every turn, so changes apply without a reload.
+// callers pass a `get` (serverSettings.ts builds one that reads the server and approval keys from the user's own
+// settings only). Read at the start of every turn, so changes apply without a reload.
 import type { ApprovalRule } from '../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { parseRules } from './approval/rules';
@@ -22,6 +23,11 @@ export interface HarnessSettings {
   firstByteTimeoutMs: number;
   autoApprove: RiskLevel[];
   rules: ApprovalRule[];
+  /**
+   * Extra path patterns (globs) that are always asked about, on top of the core's built-in list. From user
+   * settings only (a repository can neither add nor remove any), see serverSettings.ts.
+   */
+  sensitivePatterns: string[];
   /** Weak-model behaviour (tool protocol, nudges, retries): src/core/resilience/settings.ts. Validated. */
   agent: TurnHooksSettingsInput;
   /** Compression and budget knobs: src/core/context/settings.ts. Validated. */
@@ -48,6 +54,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   firstByteTimeoutMs: 300_000,
   autoApprove: ['read'],
   rules: [],
+  sensitivePatterns: [],
   agent: {},
   context: {},
   fallbackModels: [],
@@ -117,13 +124,23 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
   if (Array.isArray(fallbackRaw)) fallbackModels = fallbackRaw.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim());
   else if (fallbackRaw !== undefined && fallbackRaw !== null) problems.push('localharness.fallbackModels should be a list of model names; ignored.');
 
+  const sensitiveRaw = get('approval.sensitivePatterns');
+  let sensitivePatterns: string[] = [];
+  if (Array.isArray(sensitiveRaw)) {
+    const valid = sensitiveRaw.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim());
+    if (valid.length !== sensitiveRaw.length) problems.push('localharness.approval.sensitivePatterns: ignored entries that are not path patterns (non-empty strings).');
+    sensitivePatterns = [...new Set(valid)];
+  } else if (sensitiveRaw !== undefined && sensitiveRaw !== null) {
+    problems.push('localharness.approval.sensitivePatterns should be a list of path patterns such as ["**/.env*"]; ignored.');
+  }
+
   const rules = parseRules(get('approval.rules'));
   problems.push(...rules.problems.map((p) => `localharness.approval.rules: ${p}`));
 
   const settings: HarnessSettings = {
     provider,
-    ollamaHost: withoutTrailingSlash(str('ollama.host', d.ollamaHost)) || d.ollamaHost,
-    openaiBaseUrl: withoutTrailingSlash(str('openai.baseUrl', d.openaiBaseUrl)) || d.openaiBaseUrl,
+    ollamaHost: normalizeServerUrl(str('ollama.host', d.ollamaHost)) || d.ollamaHost,
+    openaiBaseUrl: normalizeServerUrl(str('openai.baseUrl', d.openaiBaseUrl)) || d.openaiBaseUrl,
     model: str('model', d.model),
     contextSize: int('contextSize', d.contextSize, 0, 1_048_576),
     keepAlive: str('keepAlive', d.keepAlive) || d.keepAlive,
@@ -132,6 +149,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     firstByteTimeoutMs: int('firstByteTimeoutSeconds', d.firstByteTimeoutMs / 1000, 5, 3600) * 1000,
     autoApprove,
     rules: rules.rules,
+    sensitivePatterns,
     agent,
     context,
     fallbackModels,
@@ -164,6 +182,7 @@ export function serverUrl(settings: HarnessSettings): string {
   return settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl;
 }
 
-function withoutTrailingSlash(url: string): string {
-  return url.replace(/\/+$/, '');
+/** A server address as settings hold it: trimmed, without trailing slashes. */
+export function normalizeServerUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
 }

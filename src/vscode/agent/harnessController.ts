@@ -21,7 +21,10 @@ import { describeEventForLog } from '../log/eventLog';
 import { errorMessage, type Logger } from '../log/logger';
 import type { WorkspaceRuleStore } from '../approval/rules';
 import { describeRule } from '../approval/rules';
-import { parseSettings, serverUrl, type HarnessSettings, type ParsedSettings } from '../settings';
+import { serverUrl, type HarnessSettings, type ParsedSettings } from '../settings';
+import type { ServerResolution } from '../serverSettings';
+import type { ServerConsent } from '../serverConsent';
+import { readServerResolution } from '../settingsReader';
 import type { StatusInfo } from '../status/statusText';
 import { NO_FOLDER, systemInfo, workspaceFolders } from '../workspaceInfo';
 import type { ToolAccess } from './promptBuilder';
@@ -35,7 +38,12 @@ export interface HarnessControllerDeps {
   store: ChatStateStore;
   log: Logger;
   rules: WorkspaceRuleStore;
-  apiKeys: { get(): Promise<string | undefined> };
+  /** The key stored for a server origin. */
+  apiKeys: { get(origin: string): Promise<string | undefined> };
+  /** Asks before the first request to a model server the workspace's settings name (absent: never used). */
+  serverConsent?: ServerConsent;
+  /** The settings with the server ones from user scope (default: the editor's configuration). */
+  resolveServer?: () => ServerResolution;
   ask: ApprovalAsker;
   fs: FileSystemPort;
   /** Builds the terminal runner once the fallback (child-process) runner is loaded. */
@@ -64,6 +72,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   /** The gate reads these on every check, so each turn's settings apply to the one gate of the chat. */
   private readonly policyRules: ApprovalRule[] = [];
   private readonly autoApprove: RiskLevel[] = [];
+  /** Extra sensitive-path patterns from the user's settings; the gate re-reads them on every check. */
+  private readonly sensitivePatterns: string[] = [];
   private gate: ApprovalGate | undefined;
   /** The session turns run on, and the settings it was built for. */
   private agent: { key: string; session: AgentSession } | undefined;
@@ -74,6 +84,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private unreachable: string | undefined;
   private activeModel = '';
   private restrictedNoticeShown = false;
+  /** The settings the running turn uses, so an HTTP 401 can be explained. */
+  private turnSettings: HarnessSettings | undefined;
   /** Eviction point and summary of a stored session opened from the History, for the next session built. */
   private restoredState: ContextState | undefined;
   readonly models: ModelService;
@@ -90,6 +102,9 @@ export class HarnessController implements ChatController, vscode.Disposable {
       onReachability: (message) => this.setUnreachable(message),
     });
     this.bus.on((event) => deps.store.applyAgentEvent(event));
+    this.bus.on((event) => {
+      if (event.type === 'error' && this.turnSettings) void this.explainUnauthorized(this.turnSettings, event.message);
+    });
     if (deps.sessions) this.bus.on((event) => deps.sessions!.onEvent(event));
     this.bus.on((event) => {
       const line = describeEventForLog(event);
@@ -215,20 +230,71 @@ export class HarnessController implements ChatController, vscode.Disposable {
     };
   }
 
-  /** Settings as the next turn will read them (problems are logged once per read). */
+  /**
+   * Settings as the next turn will read them, without asking anything: a model server the workspace names is
+   * used only once the user allowed it (problems are logged once per read).
+   */
   settings(): ParsedSettings {
-    return this.deps.readSettings?.() ?? parseSettings((key) => vscode.workspace.getConfiguration('localharness').get(key));
+    if (this.deps.readSettings) return this.deps.readSettings();
+    const resolution = this.resolveServer();
+    const settings = this.deps.serverConsent?.current(resolution).settings ?? resolution.user.settings;
+    return { settings, problems: [...resolution.user.problems, ...resolution.ignored] };
+  }
+
+  /**
+   * Settings for a request about to be sent: when the workspace names another model server and nobody has
+   * answered yet, asks first (one modal dialog; the answer is remembered for the workspace).
+   */
+  async settingsForRequest(signal?: AbortSignal): Promise<ParsedSettings> {
+    if (this.deps.readSettings) return this.deps.readSettings();
+    const resolution = this.resolveServer();
+    const problems = [...resolution.user.problems, ...resolution.ignored];
+    const consent = this.deps.serverConsent;
+    if (!consent || !resolution.workspace) return { settings: resolution.user.settings, problems };
+    const pick = await untilAborted(consent.settle(resolution), signal);
+    if (pick.how === 'asked') {
+      // The panel listed the models of the server used until now.
+      this.models.clearCache();
+      this.fire(this.modelListeners);
+      this.fire(this.statusListeners);
+    }
+    return { settings: pick.settings, problems };
+  }
+
+  /** Manage Approval Rules revoked a model-server answer: the next request asks again. */
+  serverChoicesChanged(): void {
+    this.deps.serverConsent?.forgetDismissed();
+    this.models.clearCache();
+    this.fire(this.modelListeners);
+    this.fire(this.statusListeners);
+  }
+
+  private resolveServer(): ServerResolution {
+    return this.deps.resolveServer?.() ?? readServerResolution(this.isTrusted());
+  }
+
+  /** A 401 from a server we sent no key to: say why in the panel (keys belong to the server they were entered for). */
+  private async explainUnauthorized(settings: HarnessSettings, message: string): Promise<void> {
+    try {
+      const notice = await this.models.missingKeyNotice(settings, message);
+      if (notice) this.deps.store.notice(notice);
+    } catch (err) {
+      this.deps.log.warn(`could not check the stored API key: ${errorMessage(err)}`);
+    }
   }
 
   private async runOneTurn(text: string, signal: AbortSignal): Promise<void> {
-    const { settings, problems } = this.settings();
-    for (const p of problems) this.deps.log.warn(`settings: ${p}`);
     const store = this.deps.store;
+    let settings: HarnessSettings;
     let engine: TurnEngine;
     let provider: ChatProvider;
     let model: string;
     let available: number | null;
     try {
+      // Before anything is sent: a model server named by the workspace is used only once the user allowed it.
+      const read = await this.settingsForRequest(signal);
+      settings = read.settings;
+      for (const p of read.problems) this.deps.log.warn(`settings: ${p}`);
       engine = await this.loadEngine();
       provider = await this.models.provider(settings);
       model = settings.model || (await this.firstModel(settings, signal));
@@ -256,11 +322,15 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.runner ??= this.deps.createRunner(engine.createFallbackRunner());
     this.policyRules.splice(0, this.policyRules.length, ...this.sessionRules, ...this.deps.rules.list(), ...settings.rules);
     this.autoApprove.splice(0, this.autoApprove.length, ...settings.autoApprove);
+    this.sensitivePatterns.splice(0, this.sensitivePatterns.length, ...settings.sensitivePatterns);
     this.gate ??= new engine.ApprovalGate({
       policy: { autoApprove: this.autoApprove, rules: this.policyRules },
+      sensitivePatterns: this.sensitivePatterns,
       ask: this.deps.ask,
       onRemember: (rule, scope) => this.remember(rule, scope),
     });
+    const unusable = this.gate.sensitivePaths().ignored;
+    if (unusable.length) this.deps.log.warn(`settings: localharness.approval.sensitivePatterns: ignored ${unusable.map((p) => `"${p}"`).join(', ')} (empty, negated or not a valid glob; the built-in patterns cannot be removed)`);
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.
     const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
@@ -299,9 +369,11 @@ export class HarnessController implements ChatController, vscode.Disposable {
     const saveFailed = (err: unknown) => this.deps.log.warn(`sessions: could not mark the turn: ${errorMessage(err)}`);
     await recording?.recorder.beginTurn().catch(saveFailed);
     let outcome;
+    this.turnSettings = settings;
     try {
       outcome = await this.agent.session.send(text, signal);
     } finally {
+      this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);
     }
     this.deps.log.info(`turn finished: ${outcome.reason} after ${outcome.rounds} round(s)`);
@@ -442,4 +514,24 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.hotListeners.clear();
     this.statusListeners.clear();
   }
+}
+
+/** Rejects with an AbortError when `signal` fires first (the dialog stays open; its answer still counts later). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new DOMException('The turn was cancelled.', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The turn was cancelled.', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }

@@ -3,13 +3,15 @@
 import { ProviderError, type ChatProvider, type ModelInfo } from '../../core/provider';
 import { errorMessage, type Logger } from '../log/logger';
 import { serverUrl, type HarnessSettings } from '../settings';
-import { noModelMessage, serverName, unreachableMessage } from './modelText';
+import { originOf } from '../serverSettings';
+import { isUnauthorized, missingKeyNotice, noModelMessage, serverName, unreachableMessage } from './modelText';
 
 export type TurnEngine = typeof import('./turnEngine');
 
 export interface ModelServiceDeps {
   log: Logger;
-  apiKeys: { get(): Promise<string | undefined> };
+  /** The key stored for a server origin (a key is only ever sent to the origin it was entered for). */
+  apiKeys: { get(origin: string): Promise<string | undefined> };
   loadEngine: () => Promise<TurnEngine>;
   /** Called with a message when the server stops answering, undefined when it answers again. */
   onReachability: (unreachable: string | undefined) => void;
@@ -27,8 +29,24 @@ export class ModelService {
 
   async provider(settings: HarnessSettings): Promise<ChatProvider> {
     const engine = await this.deps.loadEngine();
-    const apiKey = settings.provider === 'openai' ? await this.deps.apiKeys.get() : undefined;
-    return engine.createChatProvider(settings, apiKey, this.deps.log);
+    return engine.createChatProvider(settings, await this.keyFor(settings), this.deps.log);
+  }
+
+  /** The API key requests to this server carry: the one stored for its origin, if any (OpenAI-compatible only). */
+  async keyFor(settings: HarnessSettings): Promise<{ origin: string; value: string } | undefined> {
+    if (settings.provider !== 'openai') return undefined;
+    const origin = originOf(serverUrl(settings));
+    if (!origin) return undefined;
+    const value = await this.deps.apiKeys.get(origin);
+    return value ? { origin, value } : undefined;
+  }
+
+  /** For an HTTP 401 from a server we sent no key to: the notice that says why. */
+  async missingKeyNotice(settings: HarnessSettings, message: string): Promise<string | undefined> {
+    if (settings.provider !== 'openai' || !isUnauthorized(message)) return undefined;
+    const origin = originOf(serverUrl(settings));
+    if (!origin || (await this.keyFor(settings))) return undefined;
+    return missingKeyNotice(origin);
   }
 
   /** The server's models. Throws an Error whose message says what is wrong and what to do. */
@@ -47,7 +65,9 @@ export class ModelService {
       const answered = !timedOut && err instanceof ProviderError && (err.kind === 'http' || err.kind === 'invalid_response');
       if (answered) {
         this.deps.onReachability(undefined);
-        throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${errorMessage(err)}`);
+        const why = errorMessage(err);
+        const hint = await this.missingKeyNotice(settings, why);
+        throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${why}${hint ? ` ${hint}` : ''}`);
       }
       // The provider's "connection refused" text already names the address and how to start the server.
       const text =

@@ -48,3 +48,13 @@ export function modelDetail(info: { contextLength?: number; loadedContextLength?
   if (caps.length) parts.push(caps.join(', '));
   return parts.join(' · ');
 }
+
+/** An HTTP 401 from the server, as the providers word it ("… answered HTTP 401: …"). */
+export function isUnauthorized(message: string): boolean {
+  return /\bHTTP 401\b/.test(message);
+}
+
+/** Why a server without a stored key says 401, and what to do. */
+export function missingKeyNotice(origin: string): string {
+  return `This server (${origin}) has no API key stored; Local Harness only sends a key to the server it was entered for — run "Local Harness: Set API Key".`;
+}

@@ -10,19 +10,29 @@ import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import type { Logger } from '../log/logger';
 import type { HarnessSettings } from '../settings';
 import { serverUrl } from '../settings';
+import { originOf } from '../serverSettings';
 import { LoggingProvider } from './loggingProvider';
 
 export { ApprovalGate } from '../../core/approval/gate';
 export { WorkspaceRoots } from '../../core/tools/workspaceRoots';
 export { createEditorSession } from './editorSession';
 
-export function createChatProvider(settings: HarnessSettings, apiKey: string | undefined, log: Logger): ChatProvider {
+/** An API key and the server origin it was entered for. */
+export interface OriginKey {
+  origin: string;
+  value: string;
+}
+
+/** The provider for `settings`. The key goes along only when it belongs to the origin the settings send to. */
+export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey | undefined, log: Logger): ChatProvider {
+  const baseUrl = serverUrl(settings);
+  const keyFits = settings.provider === 'openai' && apiKey !== undefined && apiKey.value !== '' && originOf(baseUrl) === apiKey.origin;
   const inner = createProvider({
     provider: settings.provider,
-    baseUrl: serverUrl(settings),
+    baseUrl,
     firstByteTimeoutMs: settings.firstByteTimeoutMs,
     ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
-    ...(settings.provider === 'openai' && apiKey && { apiKey }),
+    ...(keyFits && { apiKey: apiKey.value }),
   });
   return new LoggingProvider(inner, log);
 }

@@ -1,10 +1,11 @@
 // The ApprovalAsker for the editor: a native modal warning dialog. "Show diff" opens the proposed change in a
-// diff editor and asks again; Escape/Cancel denies. The gate adds timeout, cancellation and fail-closed handling.
+// diff editor and asks again; Escape/Cancel denies; Enter (the first button) never approves a command or a
+// sensitive change (dialog.ts). The gate adds timeout, cancellation and fail-closed handling.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ApprovalAsker, ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
 import type { Logger } from '../log/logger';
-import { buildApprovalDialog, outcomeForAnswer, SHOW_DIFF } from './dialog';
+import { buildApprovalDialog, dialogButtons, outcomeForAnswer } from './dialog';
 import { PROPOSED_SCHEME, type ProposedContentProvider } from './proposedContent';
 
 export interface ModalAskerDeps {
@@ -26,7 +27,7 @@ export function createModalApprovalAsker(deps: ModalAskerDeps): ApprovalAsker {
       for (let round = 0; ; round++) {
         if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
         // Once the diff has been opened a few times, stop offering it so the loop always ends.
-        const buttons = round < MAX_DIFF_REOPENS ? dialog.buttons : dialog.buttons.filter((b) => b !== SHOW_DIFF);
+        const buttons = dialogButtons(dialog, round < MAX_DIFF_REOPENS);
         const answer = await show(dialog.message, dialog.detail, buttons);
         if (signal.aborted) return { approved: false, reason: 'the turn was cancelled' };
         const outcome = outcomeForAnswer(answer);

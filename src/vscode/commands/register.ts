@@ -6,12 +6,15 @@ import { manageApprovalRules } from '../approval/manageRules';
 import type { WorkspaceRuleStore } from '../approval/rules';
 import type { Logger } from '../log/logger';
 import type { ApiKeyStore } from '../secrets';
+import type { ServerChoiceStore } from '../serverConsent';
+import { originOf } from '../serverSettings';
 import { selectModelCommand } from './selectModel';
 
 export interface CommandDeps {
   controller: HarnessController;
   chatView: ChatViewProvider;
   rules: WorkspaceRuleStore;
+  servers: ServerChoiceStore;
   apiKeys: ApiKeyStore;
   log: Logger;
   channel: vscode.LogOutputChannel;
@@ -34,8 +37,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'localharness.showLogs': () => deps.channel.show(true),
     'localharness.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
     'localharness.focusChat': focusChat,
-    'localharness.manageApprovalRules': () => manageApprovalRules(deps.rules, log, () => undefined),
-    'localharness.setApiKey': () => deps.apiKeys.promptAndStore(),
+    'localharness.manageApprovalRules': () =>
+      manageApprovalRules({ rules: deps.rules, servers: deps.servers, log, onServersChanged: () => controller.serverChoicesChanged() }),
+    'localharness.setApiKey': () => setApiKey(deps),
     'localharness.checkServer': () => checkServer(controller),
     'localharness.showHotContext': async () => {
       await focusChat();
@@ -55,9 +59,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   );
 }
 
+/** "Set API Key": for the OpenAI-compatible server in use now (the user's, or the workspace's once allowed). */
+async function setApiKey(deps: CommandDeps): Promise<void> {
+  const url = deps.controller.settings().settings.openaiBaseUrl;
+  const origin = originOf(url);
+  if (!origin) throw new Error(`localharness.openai.baseUrl "${url}" is not a valid address, so there is no server to store a key for.`);
+  await deps.apiKeys.promptAndStore(origin);
+}
+
 /** "Check Model Server Connection": probes the server now and says what it found. */
 async function checkServer(controller: HarnessController): Promise<void> {
-  const { settings } = controller.settings();
+  const { settings } = await controller.settingsForRequest();
   const list = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Local Harness: checking the model server…', cancellable: true },
     (_progress, token) => {

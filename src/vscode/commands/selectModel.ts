@@ -10,7 +10,8 @@ interface ModelItem extends vscode.QuickPickItem {
 }
 
 export async function selectModelCommand(controller: HarnessController, log: Logger): Promise<void> {
-  const { settings } = controller.settings();
+  // Listing models is a request: a model server the workspace names is asked about first.
+  const { settings } = await controller.settingsForRequest();
   const pick = vscode.window.createQuickPick<ModelItem>();
   const abort = new AbortController();
   pick.title = 'Local Harness: Select Model';

@@ -88,14 +88,14 @@ export function toolsSummary(statuses: readonly McpServerStatus[], restricted = 
   const tools = ready.reduce((n, s) => n + s.tools.length, 0);
   const tokens = ready.reduce((n, s) => n + s.toolTokens, 0);
   const servers = ready.length === 1 ? `"${ready[0]!.name}"` : `${ready.length} servers`;
-  let text = `MCP tools: ${tools} from ${servers}, about ${tokens.toLocaleString('en-US')} tokens of every request.`;
+  // When the pre-filter chose tools, "of every request" is no longer true: say what the last request offered.
+  const saved = lastOffered ? Math.max(0, lastOffered.tokensAll - lastOffered.tokensOffered) : 0;
+  let text = lastOffered
+    ? `MCP tools: ${tools} from ${servers}; ${lastOffered.offered.length} of ${lastOffered.total} tools offered (−${saved.toLocaleString('en-US')} tokens).`
+    : `MCP tools: ${tools} from ${servers}, about ${tokens.toLocaleString('en-US')} tokens of every request.`;
   if (restricted) {
     const read = ready.reduce((n, s) => n + s.tools.filter((t) => t.risk === 'read').length, 0);
     text += ` Restricted Mode: only the ${read} read-only tool${read === 1 ? '' : 's'} ${read === 1 ? 'is' : 'are'} offered.`;
-  }
-  if (lastOffered) {
-    const saved = Math.max(0, lastOffered.tokensAll - lastOffered.tokensOffered);
-    text += ` They do not all fit the context window: the last request offered the ${lastOffered.offered.length} most relevant of ${lastOffered.total} tools, saving about ${saved.toLocaleString('en-US')} tokens.`;
   }
   return text;
 }

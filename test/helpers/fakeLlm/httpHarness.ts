@@ -1,6 +1,6 @@
 // The HTTP plumbing shared by the fake servers: a real server on 127.0.0.1 (port 0), request
 // recording, and knowing when a client walked away before its reply ended.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -8,6 +8,8 @@ export interface RecordedRequest {
   path: string;
   /** Parsed JSON body, the raw text when it is not JSON, or undefined when empty. */
   body: unknown;
+  /** The request headers as received (lower-case names), e.g. to check where an Authorization header went. */
+  headers: IncomingHttpHeaders;
 }
 
 export interface FakeServerHandle {
@@ -125,7 +127,7 @@ export async function startHarness(router: Router, urlSuffix: string): Promise<H
       const body = parseBody(bodyText);
       const url = new URL(req.url ?? '/', 'http://fake');
       const method = req.method ?? 'GET';
-      log.push({ method, path: url.pathname, body });
+      log.push({ method, path: url.pathname, body, headers: req.headers });
       const reply = new ReplyWriter(res, onClientAbort);
       router({ req, path: url.pathname, method, body, bodyText, reply }).catch((err: unknown) => {
         if (!res.headersSent) reply.json(500, { error: `fake server bug: ${String(err)}` });

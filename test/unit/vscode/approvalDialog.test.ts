@@ -11,6 +11,7 @@ import {
   MAX_DETAIL_CHARS,
   SHOW_DIFF,
   buildApprovalDialog,
+  dialogButtons,
   outcomeForAnswer,
 } from '../../../src/vscode/approval/dialog';
 import { WorkspaceRuleStore, type KeyValueStore } from '../../../src/vscode/approval/rules';
@@ -59,13 +60,15 @@ class MemoryMemento implements KeyValueStore {
 
 const signal = new AbortController().signal;
 
-test('a run_command dialog names the tool and the exact command line, with the four choices', () => {
+test('a run_command dialog names the tool and the exact command line, with the four choices, Deny first', () => {
   const dialog = buildApprovalDialog(runCommand('npm test -- --grep "a b"'));
   assert.match(dialog.message, /run_command/);
   assert.match(dialog.message, /npm test -- --grep "a b"/);
   assert.ok(dialog.detail.includes('npm test -- --grep "a b"'));
   assert.match(dialog.detail, /start with: npm test -- --grep "a b"/);
-  assert.deepEqual(dialog.buttons, [ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY]);
+  // The first button is the modal's default (Enter): a command must not run on a blind Enter.
+  assert.deepEqual(dialog.buttons, [DENY, ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE]);
+  assert.equal(dialog.guarded, true);
 });
 
 test('a command missing from the detail is added to it', () => {
@@ -77,6 +80,7 @@ test('a command missing from the detail is added to it', () => {
 test('file changes offer "Show diff" and summarise the change', () => {
   const dialog = buildApprovalDialog(editFile);
   assert.deepEqual(dialog.buttons, [ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY, SHOW_DIFF]);
+  assert.equal(dialog.guarded, false);
   assert.match(dialog.message, /edit_file: Edit src\/a\.ts/);
   assert.match(dialog.detail, /\+const a = 2;/);
 });
@@ -145,4 +149,99 @@ test('a settings deny rule beats a remembered allow', async () => {
   const gate = new ApprovalGate({ policy: { autoApprove: [], rules } });
   assert.equal((await gate.check(runCommand('git status'), signal)).approved, true);
   assert.equal((await gate.check(runCommand('git push --force'), signal)).approved, false);
+});
+
+const settingsWrite: ApprovalRequest = {
+  toolName: 'write_file',
+  risk: 'write',
+  args: { path: '.vscode/settings.json' },
+  description: {
+    title: 'Write .vscode/settings.json (new file)',
+    detail:
+      '\u26a0 Sensitive: this changes .vscode/settings.json. It is asked every time; no session or workspace rule covers it.\n' +
+      '.vscode/settings.json \u2014 editor and extension settings for this workspace, including which model server Local Harness uses\n\n+{"localharness.openai.baseUrl": "http://evil/v1"}',
+    fileChange: { path: '/ws/.vscode/settings.json', before: undefined, after: '{"localharness.openai.baseUrl": "http://evil/v1"}' },
+    sensitive: {
+      paths: ['.vscode/settings.json'],
+      reason: '.vscode/settings.json \u2014 editor and extension settings for this workspace, including which model server Local Harness uses',
+    },
+  },
+};
+
+test('a sensitive write starts with a warning saying what the file controls, and offers only Allow once or Deny', () => {
+  const dialog = buildApprovalDialog(settingsWrite);
+  assert.equal(
+    dialog.message,
+    'Warning: this changes .vscode/settings.json, which controls editor and extension settings for this workspace, including which model server Local Harness uses.',
+  );
+  assert.match(dialog.detail, /^Local Harness wants to use write_file: Write \.vscode\/settings\.json/);
+  assert.match(dialog.detail, /asked about every time/);
+  assert.deepEqual(dialog.buttons, [SHOW_DIFF, ALLOW, DENY]);
+  const offered: string[] = dialog.buttons;
+  assert.ok(!offered.includes(ALLOW_SESSION) && !offered.includes(ALLOW_WORKSPACE));
+  assert.equal(dialog.guarded, true);
+});
+
+test('several sensitive files are all named; a sensitive command (no diff) has Deny first', () => {
+  const request: ApprovalRequest = {
+    ...runCommand('cp x .vscode/tasks.json && cp y .git/hooks/pre-commit'),
+    description: {
+      ...runCommand('cp x .vscode/tasks.json && cp y .git/hooks/pre-commit').description,
+      sensitive: { paths: ['.vscode/tasks.json', '.git/hooks/pre-commit'], reason: '.vscode/tasks.json \u2014 VS Code tasks\n.git/hooks/pre-commit \u2014 git hooks' },
+    },
+  };
+  const dialog = buildApprovalDialog(request);
+  assert.match(dialog.message, /^Warning: this changes 2 sensitive files \(\.vscode\/tasks\.json, \.git\/hooks\/pre-commit\)/);
+  assert.deepEqual(dialog.buttons, [DENY, ALLOW]);
+});
+
+test('Enter (the first button) never approves a guarded dialog, in any round', () => {
+  const approving = new Set<string>([ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE]);
+  for (const request of [settingsWrite, runCommand('rm -rf build')]) {
+    const dialog = buildApprovalDialog(request);
+    for (const offerDiff of [true, false]) {
+      const buttons = dialogButtons(dialog, offerDiff);
+      assert.ok(!approving.has(buttons[0]!), `${request.toolName} offerDiff=${offerDiff}: first button is ${buttons[0]}`);
+      assert.ok(buttons.includes(ALLOW), 'approving stays possible with a deliberate click');
+    }
+  }
+  assert.deepEqual(dialogButtons(buildApprovalDialog(settingsWrite), false), [DENY, ALLOW]);
+  // An ordinary edit keeps its order; only "Show diff" goes once it has been opened enough.
+  assert.deepEqual(dialogButtons(buildApprovalDialog(editFile), false), [ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY]);
+});
+
+test('through the gate: "Always allow in this workspace" for write_file does not cover a sensitive write', async () => {
+  const store = new WorkspaceRuleStore(new MemoryMemento());
+  const rules: ApprovalRule[] = [];
+  const first = new ScriptedUser([ALLOW_WORKSPACE]);
+  const gate = new ApprovalGate({
+    policy: { autoApprove: ['read'], rules },
+    ask: (r, s) => (r.description.sensitive ? second.asker(r, s) : first.asker(r, s)),
+    onRemember: (rule) => {
+      rules.push(rule);
+      void store.add(rule);
+    },
+  });
+  const second = new ScriptedUser([SHOW_DIFF, ALLOW_WORKSPACE]);
+  const plain: ApprovalRequest = { ...settingsWrite, args: { path: 'a.txt' }, description: { title: 'Write a.txt', detail: '+x', fileChange: { path: '/ws/a.txt', before: undefined, after: 'x' } } };
+  assert.deepEqual(await gate.check(plain, signal), { approved: true, scope: 'workspace' });
+  assert.equal((await gate.check(plain, signal)).approved, true, 'the ordinary write is now allowed by the rule');
+  assert.equal(first.shown.length, 1);
+  // The sensitive write is asked; even a scripted "always" answer is taken as once by the gate.
+  const decision = await gate.check(settingsWrite, signal);
+  assert.equal(second.shown.length, 2);
+  assert.match(second.shown[0]!.message, /^Warning: this changes \.vscode\/settings\.json/);
+  assert.deepEqual(decision, { approved: true, scope: 'once' });
+});
+
+test('a file matched by the user\u2019s own pattern says so', () => {
+  const request: ApprovalRequest = {
+    ...settingsWrite,
+    description: {
+      ...settingsWrite.description,
+      title: 'Write deploy/run.sh',
+      sensitive: { paths: ['deploy/run.sh'], reason: 'deploy/run.sh \u2014 listed as sensitive in your settings' },
+    },
+  };
+  assert.equal(buildApprovalDialog(request).message, 'Warning: this changes deploy/run.sh, a file you listed as sensitive in localharness.approval.sensitivePatterns.');
 });

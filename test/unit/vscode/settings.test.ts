@@ -87,3 +87,15 @@ test('agent, context, fallback models and instructions are validated; a bad obje
   assert.match(bad.problems[0]!, /localharness\.agent: .*toolProtocol/);
   assert.match(bad.problems[1]!, /localharness\.context: .*compressAt/);
 });
+
+test('approval.sensitivePatterns: trimmed, de-duplicated; junk entries and a non-list are reported', () => {
+  const ok = parseSettings(from({ 'approval.sensitivePatterns': [' deploy/** ', 'deploy/**', '**/.env*'] }));
+  assert.deepEqual(ok.settings.sensitivePatterns, ['deploy/**', '**/.env*']);
+  assert.deepEqual(ok.problems, []);
+  const junk = parseSettings(from({ 'approval.sensitivePatterns': ['a', 3, ''] }));
+  assert.deepEqual(junk.settings.sensitivePatterns, ['a']);
+  assert.match(junk.problems.join('\n'), /sensitivePatterns: ignored entries/);
+  const notList = parseSettings(from({ 'approval.sensitivePatterns': 'deploy/**' }));
+  assert.deepEqual(notList.settings.sensitivePatterns, []);
+  assert.match(notList.problems.join('\n'), /should be a list of path patterns/);
+});

@@ -64,6 +64,14 @@ test('the tools summary counts ready servers\u2019 tools and tokens, and says wh
   );
 });
 
+test('when the tool pre-filter chose tools, the summary says what the last request offered and saved', () => {
+  const memory = status({ state: 'ready', tools: tools(9), toolTokens: 1485 });
+  assert.equal(
+    toolsSummary([memory], false, { offered: Array.from({ length: 15 }, (_, i) => `t${i}`), total: 21, tokensAll: 2600, tokensOffered: 1977 }),
+    'MCP tools: 9 from "memory"; 15 of 21 tools offered (−623 tokens).',
+  );
+});
+
 test('a configured server nothing has started yet shows as stopped, with when it starts', () => {
   const s = notStartedStatus('memory', { kind: 'userSetting' }, 'node m.js');
   assert.equal(serverRow(s).description, 'stopped (starts when you open the chat)');
