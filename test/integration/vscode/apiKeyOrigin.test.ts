@@ -9,7 +9,8 @@ import { startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fake
 import { ModelService } from '../../../src/vscode/agent/modelService';
 import { missingKeyNotice } from '../../../src/vscode/agent/modelText';
 import { createChatProvider } from '../../../src/vscode/agent/turnEngine';
-import { ApiKeyVault, LEGACY_API_KEY_NAME, type SecretPort } from '../../../src/vscode/apiKeyVault';
+import { ApiKeyVault, LEGACY_API_KEY_NAME } from '../../../src/vscode/apiKeyVault';
+import { MemorySecrets } from '../../helpers/memorySecrets';
 import { Logger, Redactor } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
@@ -17,18 +18,6 @@ import type { ChatProvider } from '../../../src/core/provider';
 
 const SECRET = 'sk-user-secret-4f9a';
 
-class MemorySecrets implements SecretPort {
-  readonly values = new Map<string, string>();
-  async get(name: string) {
-    return this.values.get(name);
-  }
-  async store(name: string, value: string) {
-    this.values.set(name, value);
-  }
-  async delete(name: string) {
-    this.values.delete(name);
-  }
-}
 
 const openai = (url: string): HarnessSettings => ({ ...DEFAULT_SETTINGS, provider: 'openai', openaiBaseUrl: url, model: 'tiny' });
 const signal = () => new AbortController().signal;

@@ -2,20 +2,8 @@
 // older versions is bound once to the user's own server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiKeyVault, LEGACY_API_KEY_NAME, apiKeyName, isApiKeyName, type SecretPort } from '../../../src/vscode/apiKeyVault';
-
-class MemorySecrets implements SecretPort {
-  readonly values = new Map<string, string>();
-  async get(name: string) {
-    return this.values.get(name);
-  }
-  async store(name: string, value: string) {
-    this.values.set(name, value);
-  }
-  async delete(name: string) {
-    this.values.delete(name);
-  }
-}
+import { ApiKeyVault, LEGACY_API_KEY_NAME, apiKeyName, isApiKeyName } from '../../../src/vscode/apiKeyVault';
+import { MemorySecrets } from '../../helpers/memorySecrets';
 
 const MINE = 'http://127.0.0.1:1234';
 const THEIRS = 'https://collect.example.com';
