@@ -1,7 +1,17 @@
 // Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
 import { parseCli, UsageError, USAGE } from './args';
 
+/** Set when the reader of stdout went away (`localharness sessions | head -1`). */
+let stdoutClosed = false;
+
 async function main(): Promise<number> {
+  const controller = new AbortController();
+  // A reader that stops reading is not an error: stop the work and exit quietly, without a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    stdoutClosed = true;
+    controller.abort();
+  });
   let options;
   try {
     options = parseCli(process.argv.slice(2), process.env, process.cwd());
@@ -20,7 +30,6 @@ async function main(): Promise<number> {
     process.stdout.write(`${typeof VERSION === 'string' ? VERSION : 'dev'}\n`);
     return 0;
   }
-  const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
     controller.abort();
@@ -49,7 +58,7 @@ declare const VERSION: string;
 
 main().then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = stdoutClosed ? 0 : code;
   },
   (e) => {
     process.stderr.write(`localharness: ${(e as Error)?.stack ?? String(e)}\n`);

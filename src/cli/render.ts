@@ -5,8 +5,12 @@ export interface Output {
   write(text: string): void;
 }
 
-export function jsonRenderer(out: Output): (event: AgentEvent) => void {
-  return (event) => out.write(JSON.stringify(event) + '\n');
+/** `sessionId`: the stored session, named on turn_start and turn_end so a script can continue it with --session. */
+export function jsonRenderer(out: Output, sessionId: () => string | undefined = () => undefined): (event: AgentEvent) => void {
+  return (event) => {
+    const id = event.type === 'turn_start' || event.type === 'turn_end' ? sessionId() : undefined;
+    out.write(JSON.stringify(id ? { ...event, sessionId: id } : event) + '\n');
+  };
 }
 
 const DIM = '\x1b[2m';

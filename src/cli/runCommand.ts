@@ -37,7 +37,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const bus = new EventBus();
   const out = { write: (s: string) => void io.stdout.write(s) };
   const err = { write: (s: string) => void io.stderr.write(s) };
-  bus.on(options.json ? jsonRenderer(out) : textRenderer(out, err, !!io.stdout.isTTY));
+  // `stored` is opened below, before any turn starts.
+  bus.on(options.json ? jsonRenderer(out, () => stored?.id) : textRenderer(out, err, !!io.stdout.isTTY));
   let lastError: string | undefined;
   bus.on((e: AgentEvent) => {
     if (e.type === 'error') lastError = e.message;

@@ -180,7 +180,9 @@ for (const wire of WIRE_FORMATS) {
       await server.waitForClientAbort(1, 5000);
       assert.equal(code, 1);
       const last = JSON.parse(stdout.trim().split('\n').at(-1)!);
-      assert.deepEqual(last, { type: 'turn_end', reason: 'cancelled' });
+      // With --db the event names the stored session (for --session).
+      assert.match(String(last.sessionId), /^[0-9a-f-]{36}$/);
+      assert.deepEqual(last, { type: 'turn_end', reason: 'cancelled', sessionId: last.sessionId });
       // What the user saw of the cut-off reply is kept in the stored history, marked as cut off.
       const { SessionStore } = await import('../../../src/persistence/sessionStore');
       const store = await SessionStore.open(dbPath);
