@@ -34,13 +34,23 @@ export function ofType<T extends StreamDelta['type']>(deltas: StreamDelta[], typ
 }
 
 /** A port that was free a moment ago: connecting to it is refused. */
+/**
+ * A port nothing listens on. Taken below Linux's ephemeral range (32768+): a port just freed from that range can be
+ * handed to another test process's `listen(0)` before this test connects, which then finds a server there.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue; // something is there: try another
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+  throw new Error('no free port below the ephemeral range');
 }
 
 export function signal(): AbortSignal {

@@ -7,6 +7,7 @@ import { ModelService } from '../../../src/vscode/agent/modelService';
 import { Logger } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
+import { closedPort } from '../providers/streamHelpers';
 
 function service(apiKey?: string) {
   const reachability: Array<string | undefined> = [];
@@ -22,13 +23,6 @@ function service(apiKey?: string) {
 }
 
 /** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const signal = () => new AbortController().signal;
 
