@@ -85,8 +85,11 @@ async function manageRules(revoke?: string): Promise<string[]> {
 
 async function sendAndWaitAnswer(text: string, answer: string): Promise<void> {
   const chat = session.chat;
+  const answers = chat.assistantMessages.filter({ hasText: answer });
+  // The same answer text may already be on screen from an earlier turn: wait for one more.
+  const before = await answers.count();
   await chat.send(text);
-  await chat.assistantMessages.filter({ hasText: answer }).last().waitFor({ timeout: 30_000 });
+  await answers.nth(before).waitFor({ timeout: 30_000 });
   await chat.waitIdle();
 }
 
