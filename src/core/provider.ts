@@ -37,6 +37,18 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Context window to request (Ollama `num_ctx`); ignored where the server fixes it at load time. */
   contextSize?: number;
+  /**
+   * Constrain the reply to JSON matching this JSON Schema (Ollama `format`, OpenAI-compatible
+   * `response_format: {type: "json_schema"}`). Some servers ignore it, so the caller validates the reply anyway.
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** A named JSON Schema the reply must follow. */
+export interface ResponseFormat {
+  /** a-z, A-Z, 0-9, '_' and '-', at most 64 characters (OpenAI's rule; providers clean it up). */
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 /** The per-call options the agent passes through to a provider, minus the tools. */
@@ -53,6 +65,7 @@ export function toChatRequest(call: ModelCallOptions, tools: ToolDefinition[]): 
     ...(call.contextSize !== undefined && { contextSize: call.contextSize }),
     ...(call.temperature !== undefined && { temperature: call.temperature }),
     ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
+    ...(call.responseFormat !== undefined && { responseFormat: call.responseFormat }),
   };
 }
 

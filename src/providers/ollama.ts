@@ -218,6 +218,8 @@ export class OllamaProvider implements ChatProvider {
       ...(request.tools.length > 0 && { tools: toOllamaTools(request.tools) }),
       // Ollama rejects `think` for models without the capability, so only send it where it is understood.
       ...(request.think !== undefined && canThink && { think: request.think }),
+      // Structured output: Ollama takes the JSON Schema itself as `format`.
+      ...(request.responseFormat !== undefined && { format: request.responseFormat.schema }),
     };
   }
 

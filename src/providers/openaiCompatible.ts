@@ -30,7 +30,7 @@ import {
   toProviderError,
   type ErrorContext,
 } from './networkErrors';
-import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
+import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
 import { ThinkTagSplitter } from './thinkTagSplitter';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
@@ -113,6 +113,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       ...(request.tools.length > 0 && { tools: toOpenAITools(request.tools) }),
       ...(request.temperature !== undefined && { temperature: request.temperature }),
       ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+      ...(request.responseFormat !== undefined && { response_format: toOpenAIResponseFormat(request.responseFormat) }),
     };
     const abort = linkAbort(request.signal);
     const context = this.errorContext(request.signal);

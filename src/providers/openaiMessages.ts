@@ -3,7 +3,9 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { argumentsToText, type ChatMessage, type ToolDefinition } from '../core/messages';
+import type { ResponseFormat } from '../core/provider';
 
 export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m, i): ChatCompletionMessageParam => {
@@ -40,4 +42,18 @@ export function toOpenAITools(tools: readonly ToolDefinition[]): ChatCompletionF
     type: 'function',
     function: { name: t.name, description: t.description, parameters: t.parameters },
   }));
+}
+
+/**
+ * `response_format: {type: "json_schema", json_schema: {name, schema, strict: false}}`. Not strict: OpenAI's strict mode
+ * rejects schemas with optional fields, and local servers (llama.cpp, LM Studio, vLLM) constrain by the schema anyway.
+ */
+export function toOpenAIResponseFormat(format: ResponseFormat): ResponseFormatJSONSchema {
+  return { type: 'json_schema', json_schema: { name: schemaName(format.name), schema: format.schema, strict: false } };
+}
+
+/** OpenAI allows a-z, A-Z, 0-9, '_' and '-', at most 64 characters; some servers reject anything else. */
+function schemaName(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  return clean === '' ? 'response' : clean;
 }

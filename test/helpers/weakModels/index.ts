@@ -28,3 +28,4 @@ export { compressionModel, followsCompression, ignoresCompression, isCompression
 export { chatModel, chatQuestion, chatAnswer, emptyUntilNoTools } from './chatModel';
 export { TruncatingWindow, fitWindow, type WindowRecord, type ReplyFn } from './truncatingWindow';
 export { readRequest, looksFailed, type RequestView, type SeenCall, type SeenMessage, type SeenResult, type OfferedTool } from './requestView';
+export { indexingModel, isIndexingRequest, readIndexingPrompt, type IndexingBehaviour, type IndexingModelOptions, type IndexingPrompt, type PromptChunk } from './indexingModel';
