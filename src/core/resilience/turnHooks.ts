@@ -153,8 +153,9 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     if (round === 0) beginTurn();
     const all = offeredDefinitions();
     const index = new ToolIndex(callOptions?.tools ?? all, naming);
-    // Without tools (a final summary request) no call is expected; otherwise any registered tool may be named.
-    const known = !callOptions?.tools || callOptions.tools.length === 0 || callOptions.tools.length === all.length ? index : new ToolIndex(all, naming);
+    // Any registered tool may be named, even on a request without tools (a final summary request): a model that
+    // answers it with a call has recovered, and the call runs through the approval gate like any other.
+    const known = !callOptions?.tools || callOptions.tools.length === all.length ? index : new ToolIndex(all, naming);
     let mode = await resolveProtocol(signal);
     if (protocolNoticePending) {
       protocolNoticePending = false;

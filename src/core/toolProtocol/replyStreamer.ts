@@ -53,9 +53,14 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   const newId = parsing.newId ?? (() => `call_${randomUUID().slice(0, 8)}`);
   const reply: ProtocolReply = { text: '', thinking: '', toolCalls: [], finishReason: '', protocolErrors: [], recovered: [] };
   const nativeTools: ToolDefinition[] = parsing.mode === 'native' ? parsing.index.tools.map((t) => t.definition) : [];
-  const known = parsing.index.size === 0 ? parsing.index : (parsing.known ?? parsing.index);
+  // `known`: what a call may name. Even a request without tools (a final summary request) may get a call back
+  // from a model that recovered; the caller passes the registry then, and the call runs through the gate.
+  const known = parsing.known ?? parsing.index;
   const think = new TagStreamSplitter({ tags: ['think'], streamBlocks: true });
-  const tools = parsing.mode === 'xml' ? new TagStreamSplitter({ tags: TOOL_TAGS, jsonAware: true }) : undefined;
+  // Native mode too: a model that writes `<tool>` / `<tool_call>` markup into its text (Hermes/Qwen style) means a
+  // call; the markup is never shown as an answer.
+  const tools = new TagStreamSplitter({ tags: TOOL_TAGS, jsonAware: true });
+  let blocks = 0;
 
   const onThinking = (text: string) => {
     if (!text) return;
@@ -68,7 +73,8 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
     sink.text(text);
   };
   const onBlock = (content: string) => {
-    if (parsing.index.size === 0) return; // a request without tools: drop stray markup
+    blocks++;
+    if (known.size === 0) return; // nothing could be called: drop stray markup
     const parsed = parseToolBlock(content, known, newId);
     reply.toolCalls.push(...parsed.calls);
     reply.protocolErrors.push(...parsed.errors);
@@ -82,10 +88,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   const textStage = (segments: TagSegment[]) => {
     for (const s of segments) {
       if (s.kind === 'block_part') onThinking(s.text);
-      else if (s.kind === 'text') {
-        if (tools) toolStage(tools.push(s.text));
-        else onVisible(s.text);
-      }
+      else if (s.kind === 'text') toolStage(tools.push(s.text));
     }
   };
 
@@ -114,14 +117,15 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   }
 
   textStage(think.end().segments);
-  if (tools) {
-    const end = tools.end();
-    toolStage(end.segments);
-    if (end.unterminated && parsing.index.size > 0) finishUnterminated(end.unterminated.content, known, newId, reply);
-    reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
+  const end = tools.end();
+  toolStage(end.segments);
+  if (end.unterminated) {
+    blocks++;
+    if (known.size > 0) finishUnterminated(end.unterminated.content, known, newId, reply);
   }
+  if (parsing.mode === 'xml' || blocks > 0) reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
 
-  if (reply.toolCalls.length === 0 && reply.protocolErrors.length === 0 && parsing.index.size > 0) {
+  if (reply.toolCalls.length === 0 && reply.protocolErrors.length === 0 && known.size > 0) {
     const recovered = recoverJsonToolCalls(reply.text, parsing.validate, newId);
     if (recovered.calls.length > 0) {
       reply.toolCalls = recovered.calls;

@@ -127,6 +127,23 @@ for (const wire of WIRE_FORMATS) {
       assert.match(String(turnEnd(run).result), /^The model returned no answer, even when asked for a summary\./);
     });
 
+    test('a summary request answered with a tool call written as <tool> markup: the call runs once, the work goes on, no markup is the answer', async () => {
+      const ws = tempWorkspace('summary-markup');
+      const markup = `<tool>${JSON.stringify({ tool_name: 'run_command', arguments: appendCall('two').arguments })}</tool>`;
+      const done = 'I appended "one" and "two" to log.txt.';
+      const server = await pool.add(
+        wire.start([{ toolCalls: [appendCall('one')] }, { text: '' }, { text: '' }, { text: '' }, { text: markup }, { text: done }], 'summary-markup'),
+      );
+      const run = await runAgent(wire.flags(server), ws, 'Append "one" and "two" to log.txt');
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(logLines(ws), ['one', 'two'], 'the recovered call ran exactly once');
+      assert.equal(offersTools(server.requests[4]!), false, 'the summary request itself had no tools');
+      assert.equal(offersTools(server.requests[5]!), true, 'after the recovered call the loop goes on with tools');
+      assert.deepEqual(turnEnd(run), { type: 'turn_end', reason: 'completed', result: done });
+      assert.ok(!shownText(run).includes('<tool>'), `markup shown: ${shownText(run)}`);
+      assert.equal(toolResultEvents(run).length, 2);
+    });
+
     test('the same call three times is warned about; the fourth stops the turn without running it', async () => {
       const ws = tempWorkspace('repeat');
       const server = await pool.add(wire.start(() => ({ toolCalls: [appendCall('again')] }), 'repetition'));
