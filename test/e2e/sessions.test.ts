@@ -70,6 +70,8 @@ describe('durable sessions', { timeout: 180_000 }, () => {
       await chat.userMessages.filter({ hasText: TASK }).waitFor({ timeout: 20_000 });
       await chat.assistantMessages.filter({ hasText: 'I edited notes.txt for you.' }).waitFor();
       await chat.toolCard('edit_file').first().waitFor();
+      // The meter shows the restored conversation's size before any new turn (it used to read 0).
+      await waitUntil(async () => Number(/\d+/.exec((await chat.contextMeter.getAttribute('aria-valuetext')) ?? '')?.[0] ?? 0) > 0, 10_000, 'the context meter to count the restored conversation');
       await session.screenshot('02-opened');
     });
 

@@ -12,6 +12,7 @@ import type { ExportFormat, SessionInfo } from '../../persistence/types';
 import type { SessionAction, SessionEntry, WebviewToHost } from '../../shared/protocol';
 import { marksFromStore } from './compressionMarks';
 import { READ_ONLY_NOTE, type EditorSessionService } from './sessionService';
+import { restoredContextTokens } from '../../core/context/restoredUsage';
 
 export const RESUME_TEXT = 'Continue the interrupted task.';
 export const INTERRUPTED_TEXT = 'This session was interrupted in the middle of a turn (the window closed or the extension stopped). Resume to let the model continue where it stopped.';
@@ -49,6 +50,8 @@ export class SessionsUi {
     const opened = await service.open(id);
     await controller.restoreConversation(opened.history, opened.contextState);
     store.load(opened.originals);
+    // No request was prepared yet: estimate until the next turn brings the server's count.
+    store.dispatch({ type: 'usage', used: restoredContextTokens(opened.history, opened.contextState) });
     for (const mark of marksFromStore(opened.originals, opened.current)) store.dispatch(mark);
     if (opened.interrupted) store.dispatch({ type: 'error', text: INTERRUPTED_TEXT, actions: ['resumeSession'] });
     if (service.readOnly) store.notice(READ_ONLY_NOTE);
