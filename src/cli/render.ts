@@ -1,5 +1,5 @@
 // Turns agent events into CLI output: JSON lines, or readable streaming text.
-import type { AgentEvent } from '../core/agent/events';
+import type { AgentEvent, RetrievalEvent } from '../core/agent/events';
 
 export interface Output {
   write(text: string): void;
@@ -61,7 +61,18 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         break;
       case 'compression':
         newline();
-        out.write(c(DIM, `[compressed context (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens of ${event.window}${event.modelCalls ? `, ${event.modelCalls} model calls` : ''}]`) + '\n');
+        out.write(
+          c(
+            DIM,
+            `[compressed context (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens of ${event.window}${event.modelCalls ? `, ${event.modelCalls} model calls` : ''}` +
+              `${event.indexTokensSaved ? `; index summaries saved ${event.indexTokensSaved}` : ''}]`,
+          ) + '\n',
+        );
+        break;
+      case 'retrieval':
+        newline();
+        if (event.notice) out.write(c(DIM, `[${event.notice}]`) + '\n');
+        if (event.items.length) out.write(c(DIM, `[${retrievalLine(event)}]`) + '\n');
         break;
       case 'context_window':
         newline();
@@ -81,6 +92,15 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         break;
     }
   };
+}
+
+/** "retrieved 3 chunks (vectors, 412 tokens): src/a.ts:10-40, …" — enough to see what the model was shown. */
+export function retrievalLine(event: RetrievalEvent): string {
+  const n = event.items.length;
+  const where = event.items.slice(0, 5).map((i) => `${i.file}:${i.startLine}-${i.endLine}`);
+  const more = n > where.length ? `, … ${n - where.length} more` : '';
+  const used = event.tokens > 0 ? `, ${event.tokens} tokens` : ', left out of the prompt';
+  return `retrieved ${n} chunk${n === 1 ? '' : 's'} (${event.method}${used}): ${where.join(', ')}${more}`;
 }
 
 function summarise(args: unknown): string {

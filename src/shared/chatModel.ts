@@ -161,5 +161,9 @@ export const HotContextViewSchema = z.object({
   todos: z.array(z.object({ text: Text, status: z.enum(['pending', 'in_progress', 'done']) })).check(z.maxLength(1000)),
   activeFile: z.nullable(Text),
   selection: z.nullable(Short(200)),
+  /** What the workspace index gave the latest request, best first, and why each chunk was chosen. */
+  retrieved: z.optional(
+    z.array(z.object({ file: Text, lines: Short(100), score: z.number(), why: Short(2000) })).check(z.maxLength(200)),
+  ),
 });
 export type HotContextView = z.infer<typeof HotContextViewSchema>;

@@ -19,7 +19,11 @@ import type { ModelEndpoint } from '../resilience/failureText';
 import type { ToolProtocol } from '../toolProtocol/protocol';
 import type { EventBus } from './events';
 import { runTurn, type ToolSelectionState, type TurnOutcome } from './turnRunner';
+import { errorText } from './toolExecutor';
 import { createContextManager, type ContextManager, type ContextManagerOptions } from '../context/contextManager';
+import type { IndexSummaryPort, KnowledgeRetriever, Retrieval } from '../knowledge/types';
+import { renderRetrievedContext } from '../knowledge/renderRetrieval';
+import { estimateTokens } from '../tokens';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -41,6 +45,19 @@ const TOOL_SEARCH = 'tool_search';
 
 /** Share of the window the system prompt may take before its low-priority parts are dropped. */
 const SYSTEM_PROMPT_SHARE = 0.3;
+/** Share of the window the retrieved code may take, and a cap: a small window keeps room for the work itself. */
+const RETRIEVAL_SHARE = 0.15;
+const RETRIEVAL_MAX_TOKENS = 1500;
+
+/** The workspace index as a session uses it (issue 10): retrieval before the model calls, summaries in compression. */
+export interface SessionKnowledge {
+  /** Asked once per turn with the user's request; its chunks become the "retrieved context" prompt part. */
+  retriever?: KnowledgeRetriever;
+  /** Compression replaces a long read_file result by its file's index summary before any LLM pass. */
+  summaries?: IndexSummaryPort;
+  /** Chunks to retrieve (the retriever's default when absent). */
+  k?: number;
+}
 
 export interface AgentSessionOptions {
   provider: ChatProvider;
@@ -67,6 +84,8 @@ export interface AgentSessionOptions {
   context?: SessionContextOptions;
   /** Offers each request only the most relevant tools when they would not fit (many MCP tools, small windows). */
   toolSelector?: ToolPreFilter;
+  /** The workspace index: retrieval and compression by summaries. */
+  knowledge?: SessionKnowledge;
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   history?: ChatMessage[];
   /** Injected for tests (retry backoff). */
@@ -91,6 +110,7 @@ export class AgentSession {
         provider: o.provider,
         model: o.model,
         ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+        ...(o.knowledge?.summaries && { summaries: o.knowledge.summaries }),
         // In xml mode the tool list lives in the system prompt, not in the request.
         tools: () => (this.protocol === 'xml' ? [] : o.registry.definitions(o.allowedRisks)),
         callBudget: true,
@@ -108,6 +128,7 @@ export class AgentSession {
             modelCalls: report.modelCalls ?? 0,
             budget: report.budget ?? { used: report.modelCalls ?? 0, limit: 0 },
             ...(report.skipped && { skipped: report.skipped }),
+            ...(report.indexSummaries && { indexTokensSaved: report.indexSummaries.tokensSaved }),
           });
           o.context?.onCompression?.(report);
         },
@@ -127,7 +148,7 @@ export class AgentSession {
       ...(o.agentSettings && { settings: o.agentSettings }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
-      ...(this.context && { prepareMessages: this.prepareMessages }),
+      ...((this.context || o.knowledge?.retriever) && { prepareMessages: this.prepareMessages }),
       ...(o.toolSelector && { selectTools: this.selectTools }),
       ...(o.sleep && { sleep: o.sleep }),
       openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
@@ -135,6 +156,15 @@ export class AgentSession {
   }
 
   private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> => {
+    // Retrieval runs here, inside the turn (after turn_start) and before its first model call; the system
+    // prompt that was just built is rebuilt once with the retrieved code in it.
+    if (this.turn && !this.turn.retrieved && this.options.knowledge?.retriever) {
+      this.turn.retrieved = true;
+      if ((await this.retrieve(this.turn.text, signal)) && messages[0]?.role === 'system') {
+        messages = [{ ...messages[0], content: this.systemPrompt() }, ...messages.slice(1)];
+      }
+    }
+    if (!this.context) return messages;
     // In xml mode the tool list travels inside the system prompt, not as definitions.
     const prepared = await this.context!.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
     const status = this.context!.status();
@@ -180,6 +210,7 @@ export class AgentSession {
       tools: this.offeredTools ?? o.registry.definitions(o.allowedRisks),
       hotContext: renderHotContext(o.tracker.snapshot()),
       ...(this.rules && { rules: this.rules }),
+      ...(this.retrievedContext && { retrievedContext: this.retrievedContext }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
       ...(o.extraParts && { extraParts: o.extraParts }),
       ...(budget !== undefined && { budgetTokens: budget }),
@@ -193,6 +224,56 @@ export class AgentSession {
   private lastPromptNotice: string | undefined;
   /** What the pre-filter chose for the next request (the prompt describes these in xml mode). */
   private offeredTools: ToolDefinition[] | undefined;
+  /** The running turn's request, and whether the index was asked for it (once per turn). */
+  private turn: { text: string; retrieved: boolean } | undefined;
+  /** The retrieved-context part as rendered for the latest turn (kept for the panel between turns). */
+  private retrievedContext: string | undefined;
+  /** Retriever notices already shown ("retrieval uses keywords" is news once, not every turn). */
+  private readonly saidNotices = new Set<string>();
+
+  /** Asks the index for the request; true when there is retrieved context to add. Never fails the turn. */
+  private async retrieve(query: string, signal: AbortSignal): Promise<boolean> {
+    const knowledge = this.options.knowledge!;
+    const bus = this.options.bus;
+    this.retrievedContext = undefined;
+    let retrieval: Retrieval;
+    try {
+      retrieval = await knowledge.retriever!.retrieve(query, { ...(knowledge.k !== undefined && { k: knowledge.k }), signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      bus.emit({ type: 'notice', message: `The workspace index could not be searched (${errorText(err)}); this turn goes on without retrieved code.` });
+      return false;
+    }
+    const text = retrieval.items.length ? renderRetrievedContext(retrieval, await this.retrievalBudget(signal)).trim() : '';
+    if (text) this.retrievedContext = text;
+    const notice = retrieval.notice && !this.saidNotices.has(retrieval.notice) ? retrieval.notice : undefined;
+    if (notice) this.saidNotices.add(notice);
+    if (retrieval.items.length || notice) {
+      bus.emit({
+        type: 'retrieval',
+        query: retrieval.query,
+        method: retrieval.method,
+        items: retrieval.items.map((c) => ({
+          rank: c.rank,
+          file: c.file,
+          startLine: c.startLine,
+          endLine: c.endLine,
+          score: c.score,
+          why: c.why,
+          ...(c.name !== undefined && { name: c.name }),
+          neighbours: c.neighbours.length,
+        })),
+        tokens: text ? estimateTokens(text) : 0,
+        ...(notice && { notice }),
+      });
+    }
+    return text !== '';
+  }
+
+  private async retrievalBudget(signal: AbortSignal): Promise<number> {
+    const window = this.context ? await this.context.windowTokens(signal).catch(() => 0) : (this.options.contextSize ?? 0);
+    return window > 0 ? Math.min(RETRIEVAL_MAX_TOKENS, Math.floor(window * RETRIEVAL_SHARE)) : RETRIEVAL_MAX_TOKENS;
+  }
 
   async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
@@ -204,6 +285,8 @@ export class AgentSession {
       this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
       this.context?.startTurn();
       this.offeredTools = undefined;
+      this.turn = { text, retrieved: false };
+      this.retrievedContext = undefined; // the last turn's code is not this request's
       o.toolSelector?.startTurn();
       return await runTurn(
         this.history,
@@ -227,6 +310,7 @@ export class AgentSession {
       );
     } finally {
       this.running = false;
+      this.turn = undefined;
     }
   }
 }

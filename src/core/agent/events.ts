@@ -42,9 +42,24 @@ export type AgentEvent =
       budget: { used: number; limit: number };
       /** Why the LLM pass did not run, when it did not. */
       skipped?: string;
+      /** Tokens saved by replacing indexed files' contents with their index summaries (method 'index' step). */
+      indexTokensSaved?: number;
     }
+  /** What the workspace index gave this turn's request (once per turn, when it found something or has a notice). */
+  | RetrievalEvent
   | { type: 'error'; message: string }
   | { type: 'turn_end'; reason: TurnEndReason; result?: string };
+
+export interface RetrievalEvent {
+  type: 'retrieval';
+  query: string;
+  method: 'vectors' | 'keywords';
+  items: Array<{ rank: number; file: string; startLine: number; endLine: number; score: number; why: string; name?: string; neighbours: number }>;
+  /** Tokens of the retrieved-context prompt part as rendered (0 when nothing was added). */
+  tokens: number;
+  /** Said once per session, e.g. "no embedding model …; retrieval uses keywords". */
+  notice?: string;
+}
 
 export type AgentEventType = AgentEvent['type'];
 export type EventListener = (event: AgentEvent) => void;

@@ -1,15 +1,19 @@
-// One compression run: the LLM pass first, the deterministic fallback when that fails or is not enough,
-// then eviction into the session summary when the request is still over the target. Returns a report
-// for the event stream and for persistence (each compressed copy with the original it stands for).
+// One compression run: indexed files' contents become their index summaries first (no model call), then the
+// LLM pass, the deterministic fallback when that fails or is not enough, then eviction into the session summary
+// when the request is still over the target. Returns a report for the event stream and for persistence (each
+// compressed copy with the original it stands for).
 import type { ChatMessage } from '../messages';
+import type { IndexSummaryPort } from '../knowledge/types';
 import { MIN_LISTED_TOKENS } from './agentTools';
 import { runCompressionAgent, type CompressionModel } from './compressionAgent';
 import { evictOldest } from './eviction';
 import { compressByRules } from './fallback';
+import { compressByIndexSummaries } from './indexSummaries';
 import type { CompressionScope } from './scope';
+import type { ReplacementMethod } from './view';
 
 export type CompressionReason = 'threshold' | 'budget' | 'manual';
-export type CompressionMethod = 'llm' | 'fallback' | 'eviction';
+export type CompressionMethod = 'index' | 'llm' | 'fallback' | 'eviction';
 
 export interface CompressionStep {
   method: CompressionMethod;
@@ -24,12 +28,12 @@ export interface CompressedMessage {
   index: number;
   original: ChatMessage;
   compressed: ChatMessage;
-  method: 'llm' | 'fallback';
+  method: ReplacementMethod;
 }
 
 export interface CompressionReport {
   reason: CompressionReason;
-  /** The strongest step that ran: eviction > fallback > llm ('none' when nothing could be done). */
+  /** The strongest step that ran: eviction > fallback > llm > index ('none' when nothing could be done). */
   method: CompressionMethod | 'none';
   steps: CompressionStep[];
   tokensBefore: number;
@@ -44,6 +48,8 @@ export interface CompressionReport {
   /** The session summary after this run, when there is one. */
   summary?: { text: string; filesTouched: string[] };
   llm?: { iterations: number; compressed: number; failure?: string };
+  /** Tool results replaced by their file's index summary, and the tokens that saved. */
+  indexSummaries?: { messages: number; tokensSaved: number };
   /** Model calls the LLM pass spent, and the turn's compression budget (set by the context manager). */
   modelCalls?: number;
   budget?: { used: number; limit: number };
@@ -58,6 +64,8 @@ export interface CompressorOptions {
   temperature: number;
   onStatus?: (message: string) => void;
   onUsage?: (raw: number, promptTokens: number) => void;
+  /** Summaries of indexed files: a long read_file result becomes its file's summary before the LLM pass. */
+  summaries?: IndexSummaryPort;
 }
 
 export async function compress(scope: CompressionScope, reason: CompressionReason, options: CompressorOptions, signal: AbortSignal): Promise<CompressionReport> {
@@ -69,6 +77,14 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     if (messages > 0 || method === 'llm') steps.push({ method, tokensBefore: before, tokensAfter: scope.total(), messages });
   };
 
+  let indexSummaries: CompressionReport['indexSummaries'];
+  if (options.summaries && scope.overTarget()) {
+    await step('index', async () => {
+      indexSummaries = await compressByIndexSummaries(scope, options.summaries!, signal);
+      return indexSummaries.messages;
+    });
+    if (indexSummaries?.messages === 0) indexSummaries = undefined;
+  }
   let llm: CompressionReport['llm'];
   if (options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
     options.onStatus?.('Compressing the conversation with the model…');
@@ -95,7 +111,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
   const methods = steps.filter((s) => s.messages > 0).map((s) => s.method);
   const report: CompressionReport = {
     reason,
-    method: methods.includes('eviction') ? 'eviction' : methods.includes('fallback') ? 'fallback' : methods.includes('llm') ? 'llm' : 'none',
+    method: (['eviction', 'fallback', 'llm', 'index'] as const).find((m) => methods.includes(m)) ?? 'none',
     steps,
     tokensBefore,
     tokensAfter: scope.total(),
@@ -106,6 +122,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     compressed,
     evicted,
     ...(llm && { llm }),
+    ...(indexSummaries && { indexSummaries }),
   };
   if (!scope.view.summary.empty) {
     report.summary = { text: scope.view.summary.render(scope.summaryMaxTokens), filesTouched: scope.view.summary.filesTouched() };

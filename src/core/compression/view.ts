@@ -5,7 +5,8 @@ import type { ChatMessage } from '../messages';
 import { isCompressed } from './marker';
 import { RunningSummary, isNudge, type SummaryState } from './summary';
 
-export type ReplacementMethod = 'llm' | 'fallback';
+/** 'index': an indexed file's content replaced by its index summary (indexSummaries.ts). */
+export type ReplacementMethod = 'llm' | 'fallback' | 'index';
 
 export interface Replacement {
   /** History index of the original. */

@@ -6,6 +6,7 @@ import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { compress, type CompressionReason, type CompressionReport } from '../compression/compressor';
 import type { CompressionModel } from '../compression/compressionAgent';
+import type { IndexSummaryPort } from '../knowledge/types';
 import { CompressionScope } from '../compression/scope';
 import { HistoryView, fingerprint, type ContextState } from '../compression/view';
 import { ContextBudgetError } from './budgetError';
@@ -34,6 +35,8 @@ export interface ContextManagerOptions {
   settings?: ContextSettingsInput;
   /** Model for the LLM compression pass; defaults to the main one. `null`: fallback and eviction only. */
   compressionModel?: CompressionModel | null;
+  /** Summaries of indexed files: compression replaces a long read_file result by its file's summary first. */
+  summaries?: IndexSummaryPort;
   /** Eviction point and summary from a previous run of this session. */
   initialState?: ContextState;
   /** Every compression, for the event stream and persistence. */
@@ -307,6 +310,7 @@ class DefaultContextManager implements ContextManager {
         maxIterations: permit.calls,
         temperature: s.compressionTemperature,
         ...(this.options.onStatus && { onStatus: this.options.onStatus }),
+        ...(this.options.summaries && { summaries: this.options.summaries }),
         onUsage: (raw, reported) => {
           // The compression agent's counts feed calibration only when they look whole.
           if (!this.windows.isCut({ expected: Math.ceil(raw * this.calibration.factor), reported })) this.calibration.observe(raw, reported);

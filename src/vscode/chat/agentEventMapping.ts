@@ -53,11 +53,16 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
           type: 'notice',
           text:
             `Compressed the conversation (${event.method}): ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesAffected} messages affected` +
-            `${event.targetMet ? '' : ' (still above the target)'}${event.modelCalls > 0 ? `; ${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}` : ''}.`,
+            `${event.targetMet ? '' : ' (still above the target)'}${event.modelCalls > 0 ? `; ${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}` : ''}` +
+            `${event.indexTokensSaved ? `; index summaries saved ${event.indexTokensSaved} tokens` : ''}.`,
         },
       ];
     case 'context_window':
       return [{ type: 'context_limit', available: event.window }];
+    case 'retrieval':
+      // What was retrieved and why is in "What the model knows"; only the retriever's news (keywords instead
+      // of vectors) goes into the chat.
+      return event.notice ? [{ type: 'notice', text: event.notice }] : [];
     case 'tools_offered':
       // The meter shows the request's size; which tools were offered is in the log and the MCP Servers view.
       return [];

@@ -52,6 +52,11 @@ export function describeEventForLog(event: AgentEvent): LogLine | undefined {
         level: 'debug',
         message: `offered ${event.offered.length} of ${event.total} tools (${event.ranking}): ${event.tokensOffered} of ${event.tokensAll} definition tokens; ${event.offered.join(', ')}`,
       };
+    case 'retrieval':
+      return {
+        level: 'debug',
+        message: `retrieved ${event.items.length} chunks (${event.method}, ${event.tokens} prompt tokens)${event.notice ? ` — ${event.notice}` : ''}: ${event.items.map((i) => `${i.file}:${i.startLine}-${i.endLine}`).join(', ')}`,
+      };
     case 'error':
       return { level: 'error', message: event.message };
     case 'turn_end':
