@@ -105,4 +105,67 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'workspace knowledge graph: indexed files, chunks, entities, relations',
+    up(db) {
+      // Paths are workspace-relative. Chunk vectors are not here: they live in `embeddings`, keyed by
+      // (model, chunk hash). kg_meta.revision grows with every change, so readers know when to reload.
+      db.run(`
+        CREATE TABLE kg_files (
+          path TEXT PRIMARY KEY,
+          hash TEXT NOT NULL,
+          mode TEXT NOT NULL,
+          state TEXT NOT NULL,
+          range_start INTEGER,
+          range_end INTEGER,
+          language TEXT NOT NULL,
+          lines INTEGER NOT NULL,
+          bytes INTEGER NOT NULL,
+          summary TEXT,
+          embed_model TEXT NOT NULL DEFAULT '',
+          indexed_at INTEGER NOT NULL,
+          note TEXT
+        );
+        CREATE TABLE kg_chunks (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          file_path TEXT NOT NULL,
+          start_line INTEGER NOT NULL,
+          end_line INTEGER NOT NULL,
+          kind TEXT NOT NULL,
+          name TEXT,
+          hash TEXT NOT NULL,
+          summary TEXT,
+          text TEXT NOT NULL
+        );
+        CREATE INDEX kg_chunks_by_file ON kg_chunks (file_path, start_line);
+        CREATE INDEX kg_chunks_by_hash ON kg_chunks (hash);
+        CREATE INDEX kg_chunks_by_name ON kg_chunks (name);
+        CREATE TABLE kg_entities (
+          file_path TEXT NOT NULL,
+          name TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          line INTEGER NOT NULL,
+          chunk_id INTEGER
+        );
+        CREATE INDEX kg_entities_by_file ON kg_entities (file_path);
+        CREATE INDEX kg_entities_by_name ON kg_entities (name);
+        CREATE TABLE kg_relations (
+          file_path TEXT NOT NULL,
+          from_name TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          to_name TEXT NOT NULL,
+          line INTEGER
+        );
+        CREATE INDEX kg_relations_by_file ON kg_relations (file_path);
+        CREATE INDEX kg_relations_by_from ON kg_relations (from_name);
+        CREATE INDEX kg_relations_by_to ON kg_relations (to_name);
+        CREATE TABLE kg_meta (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          revision INTEGER NOT NULL
+        );
+        INSERT INTO kg_meta (id, revision) VALUES (1, 0);
+      `);
+    },
+  },
 ];

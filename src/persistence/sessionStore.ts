@@ -10,6 +10,7 @@ import { rowToMessage, rowToSession } from './rows';
 import { SESSION_MIGRATIONS } from './schema';
 import { SessionRecords } from './sessionRecords';
 import { SqlVectorCache } from './vectorCache';
+import { SqlKnowledgeStore } from './knowledgeStore';
 import type { VectorCachePort } from '../core/embeddings';
 import type {
   ExportFormat,
@@ -80,6 +81,13 @@ export class SessionStore extends SessionRecords {
   /** Embedding vectors by model and content hash, shared by every session (a cache, not a record). */
   get vectors(): VectorCachePort {
     return (this.vectorCache ??= new SqlVectorCache(this.db, this.clock));
+  }
+
+  private knowledgeStore: SqlKnowledgeStore | undefined;
+
+  /** The workspace knowledge graph (indexed files, chunks, entities, relations), shared by every session. */
+  get knowledge(): SqlKnowledgeStore {
+    return (this.knowledgeStore ??= new SqlKnowledgeStore(this.db, this.clock));
   }
 
   get notices(): readonly StoreNotice[] {

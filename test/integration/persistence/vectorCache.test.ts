@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { PersistenceError } from '../../../src/persistence/errors';
 import { journalPathFor } from '../../../src/persistence/journaledDatabase';
-import { migrate, readUserVersion } from '../../../src/persistence/migrations';
+import { latestVersion, migrate, readUserVersion } from '../../../src/persistence/migrations';
 import { SESSION_MIGRATIONS } from '../../../src/persistence/schema';
 import { SessionStore } from '../../../src/persistence/sessionStore';
 import { loadSqlJs } from '../../../src/persistence/sqlJsLoader';
@@ -138,7 +138,7 @@ test('a schema-3 database upgrades and gets the embeddings table', async (t) => 
   await store.vectors.put('m', [{ hash: 'x', vector: testVector(1) }]);
   await store.close();
   const db = new SQL.Database(readFileSync(file));
-  assert.equal(readUserVersion(db), 4);
+  assert.equal(readUserVersion(db), latestVersion(SESSION_MIGRATIONS));
   db.close();
   assert.equal((await rawRows(file)).length, 1);
 });
