@@ -4,7 +4,7 @@
 // only gives one while the file on disk is still what was indexed.
 import type { ChatMessage } from '../messages';
 import type { IndexSummaryPort, IndexedSummary, LineSpan } from '../knowledge/types';
-import { clip, markCompressed, oneLine } from './marker';
+import { INDEX_SUMMARY_LABEL, clip, markCompressed, oneLine } from './marker';
 import { baseToolName, describeMeta, toolResultMeta, type ToolResultMeta } from './metadata';
 import type { CompressionScope } from './scope';
 
@@ -91,7 +91,7 @@ function readShape(content: string): ReadShape | undefined {
  * reads it back the same way), the summary, the outline of the chunks it had read, and how to get the text.
  */
 export function summaryText(meta: ToolResultMeta, read: ReadShape, summary: IndexedSummary, path: string): string {
-  const lines = [describeMeta(meta), `Index summary of ${summary.path}: ${clip(summary.summary, SUMMARY_CHARS)}`];
+  const lines = [describeMeta(meta), `${INDEX_SUMMARY_LABEL}${summary.path}: ${clip(summary.summary, SUMMARY_CHARS)}`];
   // Only the chunks the model had in front of it: a range read stands for that range.
   const chunks = summary.chunks
     .filter((c) => c.endLine >= read.span.startLine && c.startLine <= read.span.endLine)

@@ -86,3 +86,6 @@ function shortenValue(value: unknown, maxChars: number): { value: unknown; cut: 
   }
   return { value, cut: false };
 }
+
+/** Starts the line that carries a file's index summary in a compressed read (indexSummaries.ts; the session summary looks for it). */
+export const INDEX_SUMMARY_LABEL = 'Index summary of ';

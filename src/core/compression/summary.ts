@@ -8,7 +8,7 @@ import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
 import { digestLine, parseTodoList, resultSucceeded } from './digest';
 import type { Unit } from './layout';
-import { oneLine, parseArguments, unmarked } from './marker';
+import { INDEX_SUMMARY_LABEL, isCompressed, oneLine, parseArguments, unmarked } from './marker';
 import { baseToolName, findCall, toolResultMeta } from './metadata';
 
 /** 'moved': the file left this path (a move's source). */
@@ -101,8 +101,9 @@ export class RunningSummary {
         const text = unmarked(m.content).trim();
         if (text) this.push(`Assistant: ${oneLine(text, 200)}`);
       } else if (m.role === 'tool') {
-        // The original, not the compressed copy the model last saw: the digest is built from all of it.
-        this.push(`Tool ${digestLine(history, i)}`);
+        // The original, not the compressed copy the model last saw: the digest is built from all of it —
+        // except when the copy holds the file's index summary, which says more than a digest of the original.
+        this.push(`Tool ${isIndexSummaryCopy(m) ? digestLine(withMessage(history, i, m), i) : digestLine(history, i)}`);
         this.noteResult(history, i);
       }
     }
@@ -296,4 +297,14 @@ function pathArgs(args: Record<string, unknown>): string[] {
   const many = args.paths;
   if (Array.isArray(many)) for (const v of many) if (typeof v === 'string' && v.trim()) out.push(v);
   return out;
+}
+
+function isIndexSummaryCopy(m: ChatMessage): boolean {
+  return isCompressed(m) && m.content.includes(`\n${INDEX_SUMMARY_LABEL}`);
+}
+
+function withMessage(history: readonly ChatMessage[], index: number, m: ChatMessage): ChatMessage[] {
+  const copy = [...history];
+  copy[index] = m;
+  return copy;
 }

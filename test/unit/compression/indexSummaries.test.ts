@@ -170,3 +170,21 @@ test('a stored summary copy reads back like a digest: the session summary keeps 
   assert.ok(!line.includes(POINTER), line);
   assert.equal(resultSucceeded(reloaded, c.index), true);
 });
+
+test('a read replaced by its index summary and later evicted leaves that summary in the session summary, not just a first line', async () => {
+  const { RunningSummary } = await import('../../../src/core/compression/summary');
+  const { markCompressed, INDEX_SUMMARY_LABEL } = await import('../../../src/core/compression/marker');
+  const history = readingSession([1]);
+  const copy: ChatMessage = {
+    ...history[2]!,
+    content: markCompressed(`read_file ${moduleName(1)} lines all 72\n${INDEX_SUMMARY_LABEL}${moduleName(1)}: ${fileSummaryOf(1)}\nFull result: read_file again with a line range for the exact text.`),
+  };
+  const withCopy = new RunningSummary();
+  withCopy.addUnit(history, { start: 1, end: 3 } as never, (i) => (i === 2 ? copy : history[i]!));
+  assert.ok(withCopy.render(2000).includes(fileSummaryOf(1)), withCopy.render(2000));
+  // An ordinary digest copy still yields the digest of the original (the facts a model acts on).
+  const plain = new RunningSummary();
+  plain.addUnit(history, { start: 1, end: 3 } as never, (i) => (i === 2 ? { ...copy, content: markCompressed('read_file: 72 lines') } : history[i]!));
+  assert.ok(plain.render(2000).includes(digestLine(history, 2)), plain.render(2000));
+  assert.ok(!plain.render(2000).includes(fileSummaryOf(1)));
+});
