@@ -1,5 +1,6 @@
 // Command-line parsing for `localharness`. Usage errors exit with code 2.
 import { parseArgs } from 'node:util';
+import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
 export class UsageError extends Error {}
@@ -44,7 +45,36 @@ export interface SessionsOptions {
   json: boolean;
 }
 
-export type CliOptions = RunOptions | SessionsOptions | { command: 'help' } | { command: 'version' };
+/** What `index` and `query` share: the workspace, the database and the model server. */
+interface KnowledgeCommandOptions {
+  workspace: string;
+  db?: string;
+  provider: 'ollama' | 'openai';
+  baseUrl?: string;
+  embedModel?: string;
+  json: boolean;
+  apiKey?: string;
+  firstByteTimeoutMs: number;
+}
+
+export interface IndexOptions extends KnowledgeCommandOptions {
+  command: 'index';
+  /** Files and folders, absolute or relative to the workspace (like `git -C DIR`). */
+  paths: string[];
+  /** Chat model for the summaries of `full` (default: the first model the server lists). */
+  model?: string;
+  mode: IndexMode;
+  /** Index again even when a file did not change. */
+  force: boolean;
+}
+
+export interface QueryOptions extends KnowledgeCommandOptions {
+  command: 'query';
+  text: string;
+  k: number;
+}
+
+export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
@@ -52,6 +82,10 @@ export const USAGE = `Usage:
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE] "TASK"
   localharness sessions [--db FILE] [--json]
+  localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
+                     [--embed-model NAME] [--mode full|embed|metadata] [--force] [--json] PATH...
+  localharness query [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--embed-model NAME]
+                     [--k N] [--json] "TEXT"
   localharness --help | --version
 
 Options:
@@ -73,7 +107,19 @@ Options:
   --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
   --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
-  API key: set LOCALHARNESS_API_KEY for servers that need one.`;
+
+  API key: set LOCALHARNESS_API_KEY for servers that need one.
+
+Workspace index (stored in the --db file; \`run\` retrieves from it when the file has an index):
+  index PATH...   index files and folders (relative to --workspace; a folder: its text files, honouring
+                  .gitignore) into the --db file
+  --mode          full (default: chunks, vectors and the model's summaries), embed (chunks and vectors),
+                  metadata (size, language, outline only)
+  --embed-model   (index, query) embedding model on the same server; without one, retrieval uses keywords.
+                  query and run default to the model the index was built with
+  --force         index again even when a file did not change
+  query "TEXT"    print the indexed chunks that best match TEXT, best first (--json: one object per line)
+  --k             how many chunks query prints (default 5)`;
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
   if (mode === 'all') return ['read', 'write', 'execute', 'network'];
@@ -123,6 +169,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'embed-model': { type: 'string' },
         config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
+        mode: { type: 'string' },
+        k: { type: 'string' },
+        force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -134,14 +183,17 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command, ...rest] = positionals;
+  for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['k', 'query']] as const) {
+    if (values[option] !== undefined && command !== owner) throw new UsageError(`--${option} only works with \`${owner}\``);
+  }
   if (command === 'sessions') {
     return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }) };
   }
-  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run or sessions)');
+  if (command === 'index' || command === 'query') return parseKnowledgeCommand(command, rest, values, env, cwd);
+  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index or query)');
   const task = rest.join(' ').trim();
   if (!task) throw new UsageError('missing TASK: localharness run "what to do"');
-  const provider = values.provider ?? 'ollama';
-  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`--provider must be ollama or openai, got "${provider}"`);
+  const provider = providerOf(values.provider);
   const approve = values.approve ?? 'read';
   if (approve !== 'none' && approve !== 'read' && approve !== 'all') throw new UsageError(`--approve must be none, read or all, got "${approve}"`);
   const allowSensitive = !!values['allow-sensitive'];
@@ -180,4 +232,48 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(maxTools !== undefined && { maxTools }),
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
   };
+}
+
+function providerOf(value: string | undefined): 'ollama' | 'openai' {
+  const provider = value ?? 'ollama';
+  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`--provider must be ollama or openai, got "${provider}"`);
+  return provider;
+}
+
+const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
+/** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
+const RUN_ONLY = ['max-rounds', 'approve', 'allow-sensitive', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config'];
+
+function parseKnowledgeCommand(
+  command: 'index' | 'query',
+  rest: string[],
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): IndexOptions | QueryOptions {
+  const str = (name: string) => values[name] as string | undefined;
+  const foreign = [...RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
+  if (foreign) throw new UsageError(`--${foreign} does not apply to \`${command}\``);
+  const timeoutSeconds = positiveInt('--first-byte-timeout', str('first-byte-timeout')) ?? 300;
+  const apiKey = env.LOCALHARNESS_API_KEY;
+  const shared: KnowledgeCommandOptions = {
+    workspace: str('workspace') ?? cwd,
+    provider: providerOf(str('provider')),
+    json: !!values.json,
+    firstByteTimeoutMs: timeoutSeconds * 1000,
+    ...(str('db') !== undefined && { db: str('db') }),
+    ...(str('base-url') !== undefined && { baseUrl: str('base-url') }),
+    ...(str('embed-model') !== undefined && { embedModel: str('embed-model') }),
+    ...(apiKey && { apiKey }),
+  };
+  if (command === 'index') {
+    const paths = rest.filter((p) => p.trim() !== '');
+    if (paths.length === 0) throw new UsageError('missing PATH: localharness index --db FILE src/ README.md');
+    const mode = str('mode') ?? 'full';
+    if (!(INDEX_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be full, embed or metadata, got "${mode}"`);
+    return { command, ...shared, paths, mode: mode as IndexMode, force: !!values.force, ...(str('model') !== undefined && { model: str('model') }) };
+  }
+  const text = rest.join(' ').trim();
+  if (!text) throw new UsageError('missing TEXT: localharness query --db FILE "where is the config parsed?"');
+  return { command, ...shared, text, k: positiveInt('--k', str('k')) ?? 5 };
 }

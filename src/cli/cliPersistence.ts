@@ -1,10 +1,13 @@
 // Optional session persistence for the CLI (--db / --session). SQLite is loaded only when asked for; the
 // recording itself is src/persistence/sessionRecorder.ts (shared with the editor).
+import type { KnowledgeStorePort } from '../core/knowledge/types';
 import { PersistenceError } from '../persistence/errors';
 import type { SessionRecorder } from '../persistence/sessionRecorder';
 import { UsageError } from './args';
 
 export interface CliSession extends SessionRecorder {
+  /** The workspace index stored in the same database (`localharness index`). */
+  readonly knowledge: KnowledgeStorePort;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export async function openCliSession(
   if (recorder.interrupted) warn(`session ${recorder.id} was interrupted in the middle of a turn; continuing it.`);
   return {
     ...recorder,
+    knowledge: store.knowledge,
     close: async () => {
       await recorder.settle();
       await store.close();

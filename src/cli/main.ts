@@ -41,6 +41,14 @@ async function main(): Promise<number> {
       const { sessionsCommand } = await import('./sessionsCommand');
       return await sessionsCommand(options, process.stdout);
     }
+    if (options.command === 'index') {
+      const { indexCommand } = await import('./indexCommand');
+      return await indexCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+    }
+    if (options.command === 'query') {
+      const { queryCommand } = await import('./queryCommand');
+      return await queryCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+    }
     // Loaded lazily so `--help` and usage errors stay instant.
     const { runCommand } = await import('./runCommand');
     return await runCommand(options, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, controller.signal);

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { AgentSession } from '../core/agent/agentSession';
+import { AgentSession, type SessionKnowledge } from '../core/agent/agentSession';
 import { EventBus, type AgentEvent } from '../core/agent/events';
 import { ApprovalGate } from '../core/approval/gate';
 import { ContextTracker } from '../core/context/tracker';
@@ -93,6 +93,24 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     ...(stored && { vectors: stored.vectors }),
     onCacheError: (e) => warn(`the embedding cache failed (${(e as Error).message ?? String(e)}); vectors are kept in memory only`),
   });
+  // The workspace index of the same database (`localharness index`): retrieval before each model call,
+  // summaries in compression. Loaded only when there is one.
+  let knowledge: SessionKnowledge | undefined;
+  if (stored && stored.knowledge.listFiles().length > 0) {
+    const { createKnowledge, indexEmbedModel } = await import('../indexing/knowledge');
+    const index = createKnowledge({
+      store: stored.knowledge,
+      vectors: stored.vectors,
+      provider,
+      // run never indexes, so no summarizer; the vectors were made with the index's embedding model.
+      model: '',
+      embedModel: indexEmbedModel(stored.knowledge) || options.embedModel || '',
+      fs,
+      workspace,
+      onNotice: (message) => bus.emit({ type: 'notice', message }),
+    });
+    knowledge = { retriever: index.retriever, summaries: index.summaries };
+  }
   const tracker = new ContextTracker();
   const asker = ttyApprovalAsker(io.stdin, io.stderr);
   const gate = new ApprovalGate({
@@ -141,6 +159,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     ...(options.think !== undefined && { think: options.think }),
     ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
     toolSelector,
+    ...(knowledge && { knowledge }),
   });
 
   let outcome;
