@@ -168,4 +168,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    description: 'undo steps: checkpoints written by one operation (a move) share op_id and are undone together',
+    up(db) {
+      db.run('ALTER TABLE file_checkpoints ADD COLUMN op_id INTEGER');
+    },
+  },
 ];

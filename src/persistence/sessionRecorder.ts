@@ -170,7 +170,10 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
       set: (key, value) => store.setKv(key, value),
     },
     vectors: store.vectors,
-    checkpoints: { pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before) },
+    checkpoints: {
+      pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before),
+      pushCheckpoints: (entries) => store.pushCheckpoints(sid, entries),
+    },
     beginTurn: () => store.beginTurn(sid),
     endTurn: () => store.endTurn(sid),
     rowIdOf: (message) => rowIds.get(message),

@@ -1,5 +1,6 @@
 // What the store records around a conversation: running summaries, the tool audit trail, the undo
 // stack of file checkpoints, and a small key/value table. SessionStore builds on this.
+import type { JournalOp } from './journalFormat';
 import type { Clock } from '../core/ports';
 import { PersistenceError } from './errors';
 import type { JournaledDatabase } from './journaledDatabase';
@@ -80,6 +81,51 @@ export abstract class SessionRecords {
       ['INSERT INTO file_checkpoints (id, session_id, path, before, created_at, undone) VALUES (?, ?, ?, ?, ?, 0)', [id, sessionId, path, before, this.clock.now()]],
     ]);
     return id;
+  }
+
+  /** Files one operation changed together (a move): one undo step restores them all. Returns their ids. */
+  async pushCheckpoints(sessionId: string, entries: ReadonlyArray<{ path: string; before: string | null }>): Promise<number[]> {
+    if (entries.length === 0) return [];
+    for (const entry of entries) {
+      checkPath(entry.path);
+      if (entry.before !== null && typeof entry.before !== 'string') {
+        throw new PersistenceError('invalid-input', 'A checkpoint "before" must be the file content or null.');
+      }
+    }
+    this.requireSession(sessionId);
+    const first = this.nextId('file_checkpoints');
+    const now = this.clock.now();
+    const ids = entries.map((_, i) => first + i);
+    this.db.write(
+      entries.map((entry, i): JournalOp => [
+        'INSERT INTO file_checkpoints (id, session_id, path, before, created_at, undone, op_id) VALUES (?, ?, ?, ?, ?, 0, ?)',
+        [ids[i]!, sessionId, entry.path, entry.before, now, first],
+      ]),
+    );
+    return ids;
+  }
+
+  /**
+   * Undo: the newest step not yet undone (one checkpoint, or every checkpoint of one operation), newest first,
+   * now marked undone. The caller restores the files. [] when there is nothing to undo.
+   */
+  async popUndoStep(sessionId: string): Promise<Checkpoint[]> {
+    this.requireSession(sessionId);
+    const newest = this.db.get('SELECT * FROM file_checkpoints WHERE session_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1', [sessionId]);
+    if (!newest) return [];
+    const rows =
+      newest.op_id === null || newest.op_id === undefined
+        ? [newest]
+        : this.db.all('SELECT * FROM file_checkpoints WHERE session_id = ? AND undone = 0 AND op_id = ? ORDER BY id DESC', [sessionId, newest.op_id]);
+    const step = rows.map(rowToCheckpoint);
+    this.db.write(step.map((c): JournalOp => ['UPDATE file_checkpoints SET undone = 1 WHERE id = ?', [c.id]]));
+    return step;
+  }
+
+  /** Undo steps left (a move is one). */
+  async countUndoSteps(sessionId: string): Promise<number> {
+    const row = this.db.get('SELECT COUNT(DISTINCT COALESCE(op_id, -id)) AS n FROM file_checkpoints WHERE session_id = ? AND undone = 0', [sessionId]);
+    return Number(row?.n ?? 0);
   }
 
   /**

@@ -1,13 +1,22 @@
 // Wraps a FileSystemPort so every agent write first records the file's previous content: the undo stack.
 import type { FileKind, FileStat, FileSystemPort } from '../ports';
 
+export interface FileCheckpoint {
+  path: string;
+  /** null when the file did not exist. */
+  before: string | null;
+}
+
 export interface CheckpointSink {
   /** `before` is null when the file did not exist. */
   pushCheckpoint(path: string, before: string | null): Promise<unknown>;
+  /** Files one operation changes together (a move): one undo step restores them all. */
+  pushCheckpoints(entries: readonly FileCheckpoint[]): Promise<unknown>;
 }
 
 export interface CheckpointSource {
-  popCheckpoint(): Promise<{ path: string; before: string | null } | undefined>;
+  /** The newest undo step (one or more files, newest first), now taken off the stack; [] when there is none. */
+  popUndoStep(): Promise<FileCheckpoint[]>;
 }
 
 export class CheckpointingFileSystem implements FileSystemPort {
@@ -26,11 +35,11 @@ export class CheckpointingFileSystem implements FileSystemPort {
   }
 
   async rename(from: string, to: string): Promise<void> {
-    // Undo pops the newest checkpoint first: bring the source back first (nothing of the user's is ever missing),
-    // then a second undo removes the destination.
-    const before = await this.previous(from);
-    await this.sink.pushCheckpoint(to, null);
-    await this.sink.pushCheckpoint(from, before);
+    // One undo step: the source comes back first (nothing of the user's is ever missing), then the destination goes.
+    await this.sink.pushCheckpoints([
+      { path: to, before: null },
+      { path: from, before: await this.previous(from) },
+    ]);
     await this.inner.rename(from, to);
   }
 
@@ -63,14 +72,18 @@ export class CheckpointingFileSystem implements FileSystemPort {
   }
 }
 
-/** Restores the most recent checkpoint: rewrites the old content, or deletes a file the agent created. */
+/**
+ * Restores the most recent undo step: rewrites old contents, deletes files the agent created. Returns the first
+ * path restored (for a move: the source, back in place), undefined when there was nothing to undo.
+ */
 export async function undoLastEdit(source: CheckpointSource, fs: FileSystemPort): Promise<string | undefined> {
-  const checkpoint = await source.popCheckpoint();
-  if (!checkpoint) return undefined;
-  if (checkpoint.before === null) {
-    if ((await fs.lstat(checkpoint.path)) && fs.remove) await fs.remove(checkpoint.path);
-  } else {
-    await fs.writeFile(checkpoint.path, checkpoint.before);
+  const step = await source.popUndoStep();
+  for (const checkpoint of step) {
+    if (checkpoint.before === null) {
+      if ((await fs.lstat(checkpoint.path)) && fs.remove) await fs.remove(checkpoint.path);
+    } else {
+      await fs.writeFile(checkpoint.path, checkpoint.before);
+    }
   }
-  return checkpoint.path;
+  return step[0]?.path;
 }

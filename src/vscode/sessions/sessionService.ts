@@ -168,15 +168,15 @@ export class EditorSessionService {
     const id = this.recorder?.id;
     if (!id) return undefined;
     const store = await this.writableStore();
-    return undoLastEdit({ popCheckpoint: () => store.popCheckpoint(id) }, fs);
+    return undoLastEdit({ popUndoStep: () => store.popUndoStep(id) }, fs);
   }
 
-  /** Edits of the current session that can still be undone. */
+  /** Undo steps of the current session left (a move is one). */
   async undoableEdits(): Promise<number> {
     const id = this.recorder?.id;
     const store = await this.store();
     if (!id || !store) return 0;
-    return (await store.listCheckpoints(id)).length;
+    return store.countUndoSteps(id);
   }
 
   async dispose(): Promise<void> {

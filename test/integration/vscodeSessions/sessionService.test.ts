@@ -106,6 +106,33 @@ test('agent writes are checkpointed and Undo Last Agent Edit restores them, newe
   assert.equal(await sessions.undoableEdits(), 0);
 });
 
+test('an agent move is one undo step: the source comes back and the destination goes, together', async (t) => {
+  const dir = tempDir(t);
+  const ws = path.join(dir, 'ws');
+  const nodeFs = new NodeFileSystem();
+  await nodeFs.mkdir(ws);
+  const from = path.join(ws, 'from.txt');
+  const to = path.join(ws, 'to.txt');
+  const other = path.join(ws, 'other.txt');
+  writeFileSync(from, 'precious\n');
+  writeFileSync(other, 'before\n');
+  const sessions = service(t, path.join(dir, 'sessions.db'), new Warnings());
+  const recording = (await sessions.forTurn('move it', META))!;
+  const agentFs = recording.wrapFileSystem(nodeFs);
+  await agentFs.writeFile(other, 'after\n');
+  await agentFs.rename(from, to);
+  assert.equal(await sessions.undoableEdits(), 2, 'the edit and the move');
+
+  assert.equal(await sessions.undoLastEdit(nodeFs), from);
+  assert.equal(readFileSync(from, 'utf8'), 'precious\n');
+  assert.equal(existsSync(to), false, 'one undo also removed the destination');
+  assert.equal(readFileSync(other, 'utf8'), 'after\n', 'the earlier edit is its own step');
+  assert.equal(await sessions.undoableEdits(), 1);
+  assert.equal(await sessions.undoLastEdit(nodeFs), other);
+  assert.equal(readFileSync(other, 'utf8'), 'before\n');
+  assert.equal(await sessions.undoableEdits(), 0);
+});
+
 test('a session whose turn never ended opens as interrupted, with its history, and is continued by the next turn', async (t) => {
   const dir = tempDir(t);
   const dbPath = path.join(dir, 'sessions.db');

@@ -5,16 +5,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CheckpointingFileSystem, undoLastEdit, type CheckpointSink, type CheckpointSource } from '../../../src/core/checkpoints/checkpointingFileSystem';
+import { CheckpointingFileSystem, undoLastEdit, type CheckpointSink, type CheckpointSource, type FileCheckpoint } from '../../../src/core/checkpoints/checkpointingFileSystem';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 
 class MemoryCheckpoints implements CheckpointSink, CheckpointSource {
-  readonly stack: Array<{ path: string; before: string | null }> = [];
+  readonly stack: FileCheckpoint[][] = [];
   async pushCheckpoint(p: string, before: string | null): Promise<void> {
-    this.stack.push({ path: p, before });
+    this.stack.push([{ path: p, before }]);
   }
-  async popCheckpoint(): Promise<{ path: string; before: string | null } | undefined> {
-    return this.stack.pop();
+  async pushCheckpoints(entries: readonly FileCheckpoint[]): Promise<void> {
+    this.stack.push([...entries]);
+  }
+  async popUndoStep(): Promise<FileCheckpoint[]> {
+    return (this.stack.pop() ?? []).reverse();
   }
 }
 
@@ -37,13 +40,17 @@ test('an overwrite and a new file are undone newest first', async () => {
   assert.equal(await undoLastEdit(checkpoints, node), undefined);
 });
 
-test('undoing a move brings the source back first, then removes the destination', async () => {
+test('one undo takes a move back whole: the source returns, the destination goes', async () => {
   const { fs, node, checkpoints, at } = setup();
   writeFileSync(at('from.txt'), 'precious\n');
+  writeFileSync(at('other.txt'), 'before\n');
+  await fs.writeFile(at('other.txt'), 'after\n');
   await fs.rename(at('from.txt'), at('to.txt'));
   assert.equal(await undoLastEdit(checkpoints, node), at('from.txt'));
   assert.equal(readFileSync(at('from.txt'), 'utf8'), 'precious\n');
-  assert.equal(await undoLastEdit(checkpoints, node), at('to.txt'));
   assert.equal(existsSync(at('to.txt')), false);
-  assert.equal(readFileSync(at('from.txt'), 'utf8'), 'precious\n');
+  assert.equal(readFileSync(at('other.txt'), 'utf8'), 'after\n', 'the earlier edit is a step of its own');
+  assert.equal(await undoLastEdit(checkpoints, node), at('other.txt'));
+  assert.equal(readFileSync(at('other.txt'), 'utf8'), 'before\n');
+  assert.equal(await undoLastEdit(checkpoints, node), undefined);
 });
