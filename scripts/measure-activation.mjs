@@ -54,7 +54,7 @@ function measureOnce(file) {
   const member = makeFake(registered);
   // A plain object at the top: the bundle copies the module's own keys (esbuild's ESM interop).
   const fake = Object.fromEntries(
-    ['window', 'workspace', 'commands', 'env', 'extensions', 'languages', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ThemeColor', 'ThemeIcon', 'ConfigurationTarget', 'FileType', 'FileSystemError', 'Range', 'Position', 'WorkspaceEdit', 'ProgressLocation', 'TreeItem'].map((k) => [k, member]),
+    ['window', 'workspace', 'commands', 'env', 'extensions', 'languages', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ThemeColor', 'ThemeIcon', 'ConfigurationTarget', 'FileType', 'FileSystemError', 'Range', 'Position', 'WorkspaceEdit', 'ProgressLocation', 'TreeItem', 'CodeActionKind'].map((k) => [k, member]),
   );
   const originalLoad = Module._load;
   Module._load = function load(request, parent, isMain) {

@@ -21,6 +21,7 @@ import { userOpenaiOrigin } from './vscode/settingsReader';
 import { HarnessStatusBar } from './vscode/status/statusBar';
 import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
+import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 
 /** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
 let shutdownMcp: (() => Promise<void>) | undefined;
@@ -54,11 +55,14 @@ export function activate(context: vscode.ExtensionContext): void {
   // Durable sessions: the database opens on the first turn or when the History is shown, never at activation.
   const sessions = createSessionService(context, store, log);
   const fs = new VsCodeFileSystem();
+  // The workspace index: built on the first index action or the first turn that finds an index, never here.
+  const knowledge = createKnowledgeService({ sessions, fs, log, store, controller: () => controller });
   const controller = new HarnessController({
     store,
     log,
     sessions,
     beforeTurn: (signal) => mcp.service.beforeTurn(signal, (message) => store.notice(message)),
+    knowledge: knowledge.session,
     rules,
     apiKeys,
     serverConsent,
@@ -101,9 +105,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('localharness.serverStatus', { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
     statusBar,
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
-    apiKeys.onDidChange(() => controller.invalidateSession('API key changed')),
+    apiKeys.onDidChange(() => (controller.invalidateSession('API key changed'), knowledge.invalidate())),
     ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
     ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id }),
+    ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
     { dispose: () => (offStore(), offStatus()) },
   );
   log.info(`Local Harness ${context.extension.packageJSON?.version ?? ''} activated in ${(performance.now() - started).toFixed(1)} ms`);

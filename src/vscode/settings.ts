@@ -40,7 +40,16 @@ export interface HarnessSettings {
   maxOfferedTools: number;
   /** Embedding model on the same server for ranking tools; empty: keyword ranking. */
   embeddingModel: string;
+  /** Files the agent's tools read join the indexing queue: not at all, asked about after the turn, or indexed without asking. */
+  indexOnRead: IndexOnRead;
+  /** A saved file that is in the index is indexed again in its mode. */
+  reindexOnSave: boolean;
+  /** Embedding model for the workspace index (`index.embeddingModel`, else `tools.embeddingModel`); empty: keyword retrieval. */
+  indexEmbeddingModel: string;
 }
+
+export type IndexOnRead = 'off' | 'ask' | 'auto';
+export const INDEX_ON_READ: readonly IndexOnRead[] = ['off', 'ask', 'auto'];
 
 export const DEFAULT_SETTINGS: HarnessSettings = {
   provider: 'ollama',
@@ -61,6 +70,9 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   instructions: '',
   maxOfferedTools: 15,
   embeddingModel: '',
+  indexOnRead: 'ask',
+  reindexOnSave: false,
+  indexEmbeddingModel: '',
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -134,6 +146,15 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     problems.push('localharness.approval.sensitivePatterns should be a list of path patterns such as ["**/.env*"]; ignored.');
   }
 
+  const onReadRaw = get('index.onRead');
+  let indexOnRead = d.indexOnRead;
+  if ((INDEX_ON_READ as readonly unknown[]).includes(onReadRaw)) indexOnRead = onReadRaw as IndexOnRead;
+  else if (onReadRaw !== undefined && onReadRaw !== null) problems.push(`localharness.index.onRead must be "off", "ask" or "auto"; using "${d.indexOnRead}".`);
+  const reindexRaw = get('index.reindexOnSave');
+  const reindexOnSave = typeof reindexRaw === 'boolean' ? reindexRaw : d.reindexOnSave;
+  if (reindexRaw !== undefined && reindexRaw !== null && typeof reindexRaw !== 'boolean') problems.push('localharness.index.reindexOnSave should be true or false; using false.');
+  const embeddingModel = str('tools.embeddingModel', d.embeddingModel);
+
   const rules = parseRules(get('approval.rules'));
   problems.push(...rules.problems.map((p) => `localharness.approval.rules: ${p}`));
 
@@ -155,7 +176,10 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     fallbackModels,
     instructions: str('instructions', d.instructions),
     maxOfferedTools: int('tools.maxOffered', d.maxOfferedTools, 3, 200),
-    embeddingModel: str('tools.embeddingModel', d.embeddingModel),
+    embeddingModel,
+    indexOnRead,
+    reindexOnSave,
+    indexEmbeddingModel: str('index.embeddingModel', d.indexEmbeddingModel) || embeddingModel,
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {

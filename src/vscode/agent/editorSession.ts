@@ -1,7 +1,7 @@
 // Builds the AgentSession an editor turn runs on: the same composition as the CLI (rules files, weak-model hooks,
 // context-window management, hot context) plus what only the editor has (Restricted Mode, its settings).
 // No 'vscode' import, so the integration tests build exactly what the controller builds.
-import { AgentSession } from '../../core/agent/agentSession';
+import { AgentSession, type SessionKnowledge } from '../../core/agent/agentSession';
 import type { EventBus } from '../../core/agent/events';
 import type { ApprovalGate } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
@@ -47,6 +47,8 @@ export interface EditorSessionInput {
   initialState?: ContextState;
   /** Embedding vectors between sessions (the session database), for the tool pre-filter. */
   vectors?: VectorCachePort;
+  /** The workspace index: retrieval before model calls, index summaries in compression. */
+  knowledge?: SessionKnowledge;
 }
 
 /**
@@ -85,6 +87,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],
     ...(input.onMessage && { onMessage: input.onMessage }),
+    ...(input.knowledge && { knowledge: input.knowledge }),
     toolSelector: createToolPreFilter({
       provider: input.provider,
       registry: input.registry,

@@ -7,10 +7,10 @@ import type { ChatController, ModelList, Unsubscribe } from '../chat/controller'
 import type { ChatStateStore } from '../chat/chatStateStore';
 import { hotContextView } from '../chat/hotContextView';
 import type { HotContextView } from '../../shared/protocol';
-import { EventBus } from '../../core/agent/events';
+import { EventBus, type RetrievalEvent } from '../../core/agent/events';
 import { ContextTracker, type EditorActivity } from '../../core/context/tracker';
 import type { ChatMessage } from '../../core/messages';
-import type { AgentSession } from '../../core/agent/agentSession';
+import type { AgentSession, SessionKnowledge } from '../../core/agent/agentSession';
 import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';
@@ -57,6 +57,8 @@ export interface HarnessControllerDeps {
   sessions?: EditorSessionService;
   /** Runs before each turn once the tool registry exists (MCP servers start and join it); must not throw. */
   beforeTurn?: (signal: AbortSignal) => Promise<void>;
+  /** The workspace index every session retrieves from and compresses with (built lazily by its owner). */
+  knowledge?: SessionKnowledge;
 }
 
 export const RESTRICTED_NOTICE =
@@ -88,6 +90,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private turnSettings: HarnessSettings | undefined;
   /** Eviction point and summary of a stored session opened from the History, for the next session built. */
   private restoredState: ContextState | undefined;
+  /** What the workspace index gave the latest request ("what the model knows" shows it). */
+  private lastRetrieval: RetrievalEvent | undefined;
   readonly models: ModelService;
   private readonly modelListeners = new Set<() => void>();
   private readonly hotListeners = new Set<() => void>();
@@ -109,6 +113,13 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.bus.on((event) => {
       const line = describeEventForLog(event);
       if (line) deps.log.write(line.level, line.message);
+    });
+    this.bus.on((event) => {
+      // A new request starts without the last one's retrieval (a turn that retrieves nothing sends no event).
+      if (event.type === 'turn_start' && this.lastRetrieval) this.lastRetrieval = undefined;
+      else if (event.type === 'retrieval') this.lastRetrieval = event;
+      else return;
+      this.fire(this.hotListeners);
     });
     this.trackerOff = this.tracker.onChange(() => this.fire(this.hotListeners));
     this.activeModel = this.settings().settings.model;
@@ -189,7 +200,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
   }
 
   showHotContext(): HotContextView {
-    return hotContextView(this.tracker.snapshot());
+    return hotContextView(this.tracker.snapshot(), this.lastRetrieval);
   }
 
   onDidChangeModels(listener: () => void): Unsubscribe {
@@ -359,6 +370,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
           onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
         }),
         onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
+        ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
         ...(this.restoredState && { initialState: this.restoredState }),
       });
       this.restoredState = undefined;
@@ -434,6 +446,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private startConversation(history: readonly ChatMessage[], state: ContextState | undefined): void {
     this.history = [...history];
     this.restoredState = state;
+    this.lastRetrieval = undefined;
     this.sessionRules = [];
     this.gate = undefined;
     this.agent = undefined;

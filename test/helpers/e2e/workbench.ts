@@ -1,7 +1,7 @@
 // Drives the VS Code workbench in Chromium: open a folder, run palette commands, answer modal dialogs, screenshots.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM, EXTENSION_ID } from './paths';
 
 /** Flags that work on these machines (E2E.md): no sandbox as root, no GPU, nothing phoning home. */
@@ -100,6 +100,115 @@ export class Workbench {
 
   async focusWorkbench(): Promise<void> {
     await this.page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => undefined);
+  }
+
+  /** Opens a workspace file (relative path) through Quick Open and waits until its editor is the active one. */
+  async openFile(relPath: string): Promise<Locator> {
+    const input = this.page.locator('.quick-input-widget input');
+    await this.focusWorkbench();
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // Without the ">" the palette searches files by name.
+    await input.fill(relPath);
+    const base = path.posix.basename(relPath);
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: base });
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    await this.page.locator('.tabs-container .tab.active').filter({ hasText: base }).waitFor({ state: 'visible', timeout: 15_000 });
+    const editor = this.page.locator('.editor-group-container.active .monaco-editor').first();
+    await editor.waitFor({ state: 'visible', timeout: 15_000 });
+    return editor;
+  }
+
+  /** Puts the cursor of the active editor on a 1-based line (Go to Line), with the editor focused. */
+  async goToLine(line: number): Promise<void> {
+    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`:${line}`);
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The code action menu (Ctrl+. in the focused editor): waits for it and returns the titles it lists. */
+  async openCodeActions(timeoutMs = 45_000): Promise<string[]> {
+    const rows = this.codeActionRows();
+    // The menu waits for every provider (a language server still starting answers late); a press that landed
+    // before the editor took focus opens nothing: press again.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.page.keyboard.press('Control+Period');
+      const shown = await rows
+        .first()
+        .waitFor({ state: 'visible', timeout: Math.max(1, Math.min(10_000, deadline - Date.now())) })
+        .then(() => true, () => false);
+      if (shown) break;
+      if (Date.now() >= deadline) throw new Error(`the code action menu did not open within ${timeoutMs} ms`);
+      await this.page.keyboard.press('Escape');
+    }
+    return (await rows.allInnerTexts()).map((t) => t.trim().split('\n')[0]!.trim());
+  }
+
+  codeActionRows(): Locator {
+    return this.page.locator('.action-widget .monaco-list-row.action');
+  }
+
+  async chooseCodeAction(title: string): Promise<void> {
+    await this.codeActionRows().filter({ hasText: title }).first().click();
+    await this.codeActionRows().first().waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The quick pick shown now (createQuickPick / showQuickPick): its title and the labels of its items. */
+  async waitForQuickPick(title: string | RegExp, timeoutMs = 30_000): Promise<{ title: string; items: string[] }> {
+    const widget = this.page.locator('.quick-input-widget');
+    const titleBox = widget.locator('.quick-input-title');
+    const deadline = Date.now() + timeoutMs;
+    let shown = '';
+    for (;;) {
+      shown = (await titleBox.innerText().catch(() => '')).trim();
+      const matches = typeof title === 'string' ? shown === title : title.test(shown);
+      if (matches && (await widget.isVisible().catch(() => false))) break;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for the quick pick "${title}" (showing: "${shown}")`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // A row's first label is the item's label; a detail line is a second label below it.
+    const rows = widget.locator('.quick-input-list .monaco-list-row');
+    const items: string[] = [];
+    for (let i = 0; i < (await rows.count()); i++) items.push((await rows.nth(i).locator('.label-name').first().innerText()).trim());
+    return { title: shown, items };
+  }
+
+  /** Clicks the quick pick item whose label is exactly `label` and waits for the quick pick to close. */
+  async chooseQuickPickItem(label: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    const row = widget
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+      .first();
+    await row.click();
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** A view (pane) of the side bar by its title, e.g. "Knowledge". */
+  sideBarView(title: string): Locator {
+    return this.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: this.page.locator('.pane-header .title', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`, 'i') }) });
+  }
+
+  /** The rows of a tree view in the side bar; `aria-label` carries each item's accessible label. */
+  treeRows(viewTitle: string): Locator {
+    return this.sideBarView(viewTitle).locator('.pane-body .monaco-list-row');
+  }
+
+  /** The accessible labels of a tree view's rows, top to bottom. */
+  async treeLabels(viewTitle: string): Promise<string[]> {
+    const rows = this.treeRows(viewTitle);
+    const labels: string[] = [];
+    for (let i = 0; i < (await rows.count()); i++) labels.push(((await rows.nth(i).getAttribute('aria-label')) ?? (await rows.nth(i).innerText())).trim());
+    return labels;
   }
 
   /** The modal dialog (showWarningMessage with modal: true renders as HTML in the browser). */
