@@ -1,5 +1,6 @@
 // Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
 import { parseCli, UsageError, USAGE } from './args';
+import { killTrackedChildren } from '../mcp/processes';
 
 /** Set when the reader of stdout went away (`localharness sessions | head -1`). */
 let stdoutClosed = false;
@@ -31,7 +32,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      // The user insists: exit now, but never leave MCP server processes behind.
+      killTrackedChildren();
+      process.exit(130);
+    }
     controller.abort();
   };
   process.on('SIGINT', onSignal);

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { ToolCallOutput } from './content';
 import { LineRingBuffer, LineSplitter } from './ringBuffer';
-import { isProcessAlive, killHard, waitForExit } from './processes';
+import { isProcessAlive, killHard, trackChild, untrackChild, waitForExit } from './processes';
 import { loadMcpSdk, type McpSdk } from './sdk';
 import type { HttpTransportConfig, McpServerConfig, StdioTransportConfig } from './types';
 
@@ -162,12 +162,14 @@ export class McpConnection {
         await waitForExit(pid, 2000);
       }
     }
+    if (pid !== undefined && !isProcessAlive(pid)) untrackChild(pid);
   }
 
   private async connectStdio(t: StdioTransportConfig): Promise<void> {
     const onSpawn = (pid: number | null) => {
       if (pid === null) return;
       this.processId = pid;
+      trackChild(pid);
       this.options.hooks.log(`process ${pid} spawned`);
     };
     // Learn the pid as soon as the process spawns, before the handshake answer (which may never come).

@@ -115,3 +115,21 @@ test('SIGINT cancels the MCP request at the server, not just in the CLI', async 
   assert.match(readFileSync(cancelLog, 'utf8'), /^slow cancelled at step \d+\n$/);
   await assertAllGone(cli.watcher.processes);
 });
+
+test('a second SIGINT exits at once, and even a server that ignores SIGTERM and a closed stdin does not outlive the CLI', async () => {
+  const wire = WIRE_FORMATS.find((w) => w.name === 'ollama')!;
+  const { root, ws } = tempWorkspace('second-sigint');
+  const config = writeMcpConfig(root, { stubborn: nodeServer(fixture('scripted.mjs'), [], { env: { STUBBORN: '1' } }) });
+  const server = await wire.start([{ toolCalls: [{ name: 'stubborn__slow', arguments: { steps: 600, interval_ms: 100 } }] }], 'second-sigint');
+  servers.push(server);
+  const cli = new LiveCli(['run', ...wire.flags(server), ...runArgs(ws, config), 'Run slow.'], ws);
+  await cli.waitForEvent((e) => e.type === 'tool_progress', 20_000);
+  cli.watcher.scan();
+  assert.ok(cli.watcher.matching('scripted.mjs').length >= 1, `the CLI started the server: ${JSON.stringify(cli.watcher.processes)}`);
+  cli.child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 50));
+  cli.child.kill('SIGINT');
+  const { code } = await cli.finished(10_000);
+  assert.equal(code, 130, 'the second Ctrl-C exits at once');
+  await assertAllGone(cli.watcher.processes, 1000);
+});
