@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const store = await SessionStore.open(path.join(dir, 'bench.db'));
   const phases = new Map<IndexPhase, number>();
   const knowledge = createKnowledge({
-    store: store.knowledge,
+    store: store.knowledgeFor(root),
     vectors: store.vectors,
     provider,
     model: 'bench-model',

@@ -6,8 +6,8 @@ import type { SessionRecorder } from '../persistence/sessionRecorder';
 import { UsageError } from './args';
 
 export interface CliSession extends SessionRecorder {
-  /** The workspace index stored in the same database (`localharness index`). */
-  readonly knowledge: KnowledgeStorePort;
+  /** The index of the workspace at `workspaceRoot` (absolute) stored in the same database (`localharness index`). */
+  knowledgeFor(workspaceRoot: string): KnowledgeStorePort;
   close(): Promise<void>;
 }
 
@@ -34,7 +34,7 @@ export async function openCliSession(
   if (recorder.interrupted) warn(`session ${recorder.id} was interrupted in the middle of a turn; continuing it.`);
   return {
     ...recorder,
-    knowledge: store.knowledge,
+    knowledgeFor: (workspaceRoot) => store.knowledgeFor(workspaceRoot),
     close: async () => {
       await recorder.settle();
       await store.close();

@@ -44,7 +44,7 @@ export async function indexCommand(options: IndexOptions, io: KnowledgeIo, signa
     for (const notice of store.notices) warn(notice.message);
     const { createKnowledge } = await import('../indexing/knowledge');
     const fs = new NodeFileSystem();
-    const { indexer } = createKnowledge({ store: store.knowledge, vectors: store.vectors, provider, model, embedModel, fs, workspace, onNotice: warn });
+    const { indexer } = createKnowledge({ store: store.knowledgeFor(workspace), vectors: store.vectors, provider, model, embedModel, fs, workspace, onNotice: warn });
 
     let failed = false;
     const totals = { indexed: 0, metadata: 0, unchanged: 0, refused: 0, failed: 0, chunks: 0, modelMs: 0 };

@@ -22,9 +22,9 @@ export async function queryCommand(options: QueryOptions, io: KnowledgeIo, signa
   const store = await SessionStore.open(dbPath);
   try {
     for (const notice of store.notices) warn(notice.message);
-    const knowledgeStore = store.knowledge;
+    const knowledgeStore = store.knowledgeFor(workspace);
     if (knowledgeStore.listFiles().length === 0) {
-      warn(`the index in ${dbPath} is empty; add files with: localharness index --db ${dbPath} PATH...`);
+      warn(`the index in ${dbPath} is empty for the workspace ${workspace}; add files with: localharness index --db ${dbPath} --workspace ${workspace} PATH...`);
       return 1;
     }
     const { createKnowledge, indexEmbedModel } = await import('../indexing/knowledge');

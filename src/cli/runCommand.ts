@@ -96,15 +96,16 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   // The workspace index of the same database (`localharness index`): retrieval before each model call,
   // summaries in compression. Loaded only when there is one.
   let knowledge: SessionKnowledge | undefined;
-  if (stored && stored.knowledge.listFiles().length > 0) {
+  const indexed = stored?.knowledgeFor(workspace);
+  if (stored && indexed && indexed.listFiles().length > 0) {
     const { createKnowledge, indexEmbedModel } = await import('../indexing/knowledge');
     const index = createKnowledge({
-      store: stored.knowledge,
+      store: indexed,
       vectors: stored.vectors,
       provider,
       // run never indexes, so no summarizer; the vectors were made with the index's embedding model.
       model: '',
-      embedModel: indexEmbedModel(stored.knowledge) || options.embedModel || '',
+      embedModel: indexEmbedModel(indexed) || options.embedModel || '',
       fs,
       workspace,
       onNotice: (message) => bus.emit({ type: 'notice', message }),

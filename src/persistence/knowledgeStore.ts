@@ -1,8 +1,10 @@
 // The workspace knowledge graph in the session database (tables kg_*, migration 5): indexed files, their chunks,
-// entities and relations. Everything stored for one file is replaced in one db.write() — one journal line, one
+// entities and relations. One database holds many workspaces' indexes (the editor keeps one sessions.db for all of
+// them), so a store is bound to one workspace root and every row it reads or writes carries that root. Everything stored for one file is replaced in one db.write() — one journal line, one
 // transaction — so a crash leaves either the old index of the file or the new one. Chunk ids are chosen here, not
 // by SQLite, so replaying the journal gives callers' ids back exactly. Vectors are not stored here: they live in
 // the shared `embeddings` table, keyed by (model, chunk hash).
+import { isAbsolute, resolve } from 'node:path';
 import type { Clock } from '../core/ports';
 import {
   RELATION_KINDS,
@@ -26,24 +28,33 @@ const STATES: readonly IndexState[] = ['indexed', 'metadata', 'failed'];
 const CHUNK_KINDS: readonly ChunkKind[] = ['function', 'class', 'method', 'interface', 'type', 'section', 'block', 'file'];
 const MAX_PATH = 4096;
 
-const FILE_COLUMNS = `f.*, (SELECT COUNT(*) FROM kg_chunks c WHERE c.file_path = f.path) AS chunk_count`;
-const UPSERT_FILE = `INSERT INTO kg_files (path, hash, mode, state, range_start, range_end, language, lines, bytes, summary, embed_model, indexed_at, note)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, mode = excluded.mode, state = excluded.state,
+const FILE_COLUMNS = `f.*, (SELECT COUNT(*) FROM kg_chunks c WHERE c.workspace = f.workspace AND c.file_path = f.path) AS chunk_count`;
+const UPSERT_FILE = `INSERT INTO kg_files (workspace, path, hash, mode, state, range_start, range_end, language, lines, bytes, summary, embed_model, indexed_at, note)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (workspace, path) DO UPDATE SET hash = excluded.hash, mode = excluded.mode, state = excluded.state,
     range_start = excluded.range_start, range_end = excluded.range_end, language = excluded.language, lines = excluded.lines,
     bytes = excluded.bytes, summary = excluded.summary, embed_model = excluded.embed_model, indexed_at = excluded.indexed_at, note = excluded.note`;
-const INSERT_CHUNK = 'INSERT INTO kg_chunks (id, file_path, start_line, end_line, kind, name, hash, summary, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const INSERT_ENTITY = 'INSERT INTO kg_entities (file_path, name, kind, line, chunk_id) VALUES (?, ?, ?, ?, ?)';
-const INSERT_RELATION = 'INSERT INTO kg_relations (file_path, from_name, kind, to_name, line) VALUES (?, ?, ?, ?, ?)';
+const INSERT_CHUNK = 'INSERT INTO kg_chunks (id, workspace, file_path, start_line, end_line, kind, name, hash, summary, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const INSERT_ENTITY = 'INSERT INTO kg_entities (workspace, file_path, name, kind, line, chunk_id) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_RELATION = 'INSERT INTO kg_relations (workspace, file_path, from_name, kind, to_name, line) VALUES (?, ?, ?, ?, ?, ?)';
 const BUMP_REVISION: JournalOp = ['UPDATE kg_meta SET revision = revision + 1 WHERE id = 1', []];
 
 export class SqlKnowledgeStore implements KnowledgeStorePort {
+  /** The workspace root this store reads and writes (absolute, normalised: see workspaceKey). */
+  readonly workspace: string;
+
   constructor(
     private readonly db: JournaledDatabase,
     private readonly clock: Clock,
-  ) {}
+    workspace: string,
+  ) {
+    this.workspace = workspaceKey(workspace);
+  }
 
-  /** Stored in the database (kg_meta), so every store on the same data agrees; grows with each change. */
+  /**
+   * Stored in the database (kg_meta), so every store on the same data agrees; grows with each change. One counter
+   * for all workspaces: a change in another workspace makes readers reload for nothing, which is harmless.
+   */
   get revision(): number {
     return Number(this.db.get('SELECT revision FROM kg_meta WHERE id = 1')?.revision ?? 0);
   }
@@ -51,6 +62,7 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
   putFile(write: KnowledgeWrite): ChunkRecord[] {
     const { file, chunks, entities, relations } = checkWrite(write);
     const path = file.path;
+    const ws = this.workspace;
     const firstId = this.nextChunkId();
     const records: ChunkRecord[] = chunks.map((chunk, i) => {
       const record: ChunkRecord = {
@@ -67,12 +79,13 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
       return record;
     });
     const ops: JournalOp[] = [
-      ['DELETE FROM kg_chunks WHERE file_path = ?', [path]],
-      ['DELETE FROM kg_entities WHERE file_path = ?', [path]],
-      ['DELETE FROM kg_relations WHERE file_path = ?', [path]],
+      ['DELETE FROM kg_chunks WHERE workspace = ? AND file_path = ?', [ws, path]],
+      ['DELETE FROM kg_entities WHERE workspace = ? AND file_path = ?', [ws, path]],
+      ['DELETE FROM kg_relations WHERE workspace = ? AND file_path = ?', [ws, path]],
       [
         UPSERT_FILE,
         [
+          ws,
           path,
           file.hash,
           file.mode,
@@ -89,9 +102,9 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
         ],
       ],
     ];
-    for (const r of records) ops.push([INSERT_CHUNK, [r.id, path, r.startLine, r.endLine, r.kind, r.name ?? null, r.hash, r.summary ?? null, r.text]]);
-    for (const e of entities) ops.push([INSERT_ENTITY, [path, e.name, e.kind, e.line, chunkAt(records, e.line)]]);
-    for (const r of relations) ops.push([INSERT_RELATION, [path, r.from, r.kind, r.to, r.line ?? null]]);
+    for (const r of records) ops.push([INSERT_CHUNK, [r.id, ws, path, r.startLine, r.endLine, r.kind, r.name ?? null, r.hash, r.summary ?? null, r.text]]);
+    for (const e of entities) ops.push([INSERT_ENTITY, [ws, path, e.name, e.kind, e.line, chunkAt(records, e.line)]]);
+    for (const r of relations) ops.push([INSERT_RELATION, [ws, path, r.from, r.kind, r.to, r.line ?? null]]);
     ops.push(BUMP_REVISION);
     this.db.write(ops);
     return records;
@@ -99,23 +112,24 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
 
   getFile(path: string): IndexedFile | undefined {
     checkPathType(path);
-    const row = this.db.get(`SELECT ${FILE_COLUMNS} FROM kg_files f WHERE f.path = ?`, [path]);
+    const row = this.db.get(`SELECT ${FILE_COLUMNS} FROM kg_files f WHERE f.workspace = ? AND f.path = ?`, [this.workspace, path]);
     return row ? rowToFile(row) : undefined;
   }
 
   /** By path. */
   listFiles(): IndexedFile[] {
-    return this.db.all(`SELECT ${FILE_COLUMNS} FROM kg_files f ORDER BY f.path`).map(rowToFile);
+    return this.db.all(`SELECT ${FILE_COLUMNS} FROM kg_files f WHERE f.workspace = ? ORDER BY f.path`, [this.workspace]).map(rowToFile);
   }
 
   removeFile(path: string): boolean {
     checkPathType(path);
-    if (!this.db.get('SELECT 1 AS found FROM kg_files WHERE path = ?', [path])) return false;
+    const ws = this.workspace;
+    if (!this.db.get('SELECT 1 AS found FROM kg_files WHERE workspace = ? AND path = ?', [ws, path])) return false;
     this.db.write([
-      ['DELETE FROM kg_chunks WHERE file_path = ?', [path]],
-      ['DELETE FROM kg_entities WHERE file_path = ?', [path]],
-      ['DELETE FROM kg_relations WHERE file_path = ?', [path]],
-      ['DELETE FROM kg_files WHERE path = ?', [path]],
+      ['DELETE FROM kg_chunks WHERE workspace = ? AND file_path = ?', [ws, path]],
+      ['DELETE FROM kg_entities WHERE workspace = ? AND file_path = ?', [ws, path]],
+      ['DELETE FROM kg_relations WHERE workspace = ? AND file_path = ?', [ws, path]],
+      ['DELETE FROM kg_files WHERE workspace = ? AND path = ?', [ws, path]],
       BUMP_REVISION,
     ]);
     return true;
@@ -124,8 +138,8 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
   chunks(path?: string): ChunkRecord[] {
     const rows =
       path === undefined
-        ? this.db.all('SELECT * FROM kg_chunks ORDER BY file_path, start_line, id')
-        : (checkPathType(path), this.db.all('SELECT * FROM kg_chunks WHERE file_path = ? ORDER BY start_line, id', [path]));
+        ? this.db.all('SELECT * FROM kg_chunks WHERE workspace = ? ORDER BY file_path, start_line, id', [this.workspace])
+        : (checkPathType(path), this.db.all('SELECT * FROM kg_chunks WHERE workspace = ? AND file_path = ? ORDER BY start_line, id', [this.workspace, path]));
     return rows.map(rowToChunk);
   }
 
@@ -133,8 +147,8 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
   entities(path?: string): Entity[] {
     const rows =
       path === undefined
-        ? this.db.all('SELECT file_path, name, kind, line FROM kg_entities ORDER BY file_path, rowid')
-        : (checkPathType(path), this.db.all('SELECT file_path, name, kind, line FROM kg_entities WHERE file_path = ? ORDER BY rowid', [path]));
+        ? this.db.all('SELECT file_path, name, kind, line FROM kg_entities WHERE workspace = ? ORDER BY file_path, rowid', [this.workspace])
+        : (checkPathType(path), this.db.all('SELECT file_path, name, kind, line FROM kg_entities WHERE workspace = ? AND file_path = ? ORDER BY rowid', [this.workspace, path]));
     return rows.map((row) => ({ name: text(row.name), kind: text(row.kind), file: text(row.file_path), line: num(row.line) }));
   }
 
@@ -142,8 +156,8 @@ export class SqlKnowledgeStore implements KnowledgeStorePort {
   relations(path?: string): Relation[] {
     const rows =
       path === undefined
-        ? this.db.all('SELECT file_path, from_name, kind, to_name, line FROM kg_relations ORDER BY file_path, rowid')
-        : (checkPathType(path), this.db.all('SELECT file_path, from_name, kind, to_name, line FROM kg_relations WHERE file_path = ? ORDER BY rowid', [path]));
+        ? this.db.all('SELECT file_path, from_name, kind, to_name, line FROM kg_relations WHERE workspace = ? ORDER BY file_path, rowid', [this.workspace])
+        : (checkPathType(path), this.db.all('SELECT file_path, from_name, kind, to_name, line FROM kg_relations WHERE workspace = ? AND file_path = ? ORDER BY rowid', [this.workspace, path]));
     return rows.map((row) => {
       const relation: Relation = { from: text(row.from_name), kind: text(row.kind) as RelationKind, to: text(row.to_name), file: text(row.file_path) };
       if (row.line !== null && row.line !== undefined) relation.line = num(row.line);
@@ -216,6 +230,19 @@ function fail(message: string): never {
 
 function checkPathType(path: unknown): void {
   if (typeof path !== 'string') fail('A knowledge file path must be a string.');
+}
+
+/**
+ * The key of a workspace's rows: its absolute root folder, resolved ('.' and '..' gone) and without a trailing
+ * separator, so "/w/a/" and "/w/a" are one workspace. A relative or empty path would key rows by the process's
+ * current folder by accident, so it is refused.
+ */
+export function workspaceKey(root: unknown): string {
+  if (typeof root !== 'string' || root.trim() === '') fail('A knowledge store needs the workspace root folder (a non-empty absolute path).');
+  if (root.includes('\0')) fail('A workspace root cannot contain NUL characters.');
+  if (!isAbsolute(root)) fail(`The workspace root "${root}" must be an absolute path.`);
+  // path.resolve drops trailing separators except on a filesystem root ("/", "C:\"), which must keep it.
+  return resolve(root);
 }
 
 /** Workspace-relative, '/' separated, no '.' or '..' segments. */

@@ -109,11 +109,14 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
     version: 5,
     description: 'workspace knowledge graph: indexed files, chunks, entities, relations',
     up(db) {
-      // Paths are workspace-relative. Chunk vectors are not here: they live in `embeddings`, keyed by
-      // (model, chunk hash). kg_meta.revision grows with every change, so readers know when to reload.
+      // One database holds the indexes of many workspaces (the editor keeps one sessions.db for all of them), so
+      // every row carries its workspace (the absolute root folder) and paths are relative to it. Chunk vectors are
+      // not here: they live in `embeddings`, keyed by (model, chunk hash). kg_meta.revision grows with every change
+      // in any workspace, so readers know when to reload (a needless reload is harmless).
       db.run(`
         CREATE TABLE kg_files (
-          path TEXT PRIMARY KEY,
+          workspace TEXT NOT NULL,
+          path TEXT NOT NULL,
           hash TEXT NOT NULL,
           mode TEXT NOT NULL,
           state TEXT NOT NULL,
@@ -125,10 +128,12 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
           summary TEXT,
           embed_model TEXT NOT NULL DEFAULT '',
           indexed_at INTEGER NOT NULL,
-          note TEXT
+          note TEXT,
+          PRIMARY KEY (workspace, path)
         );
         CREATE TABLE kg_chunks (
           id INTEGER PRIMARY KEY AUTOINCREMENT,
+          workspace TEXT NOT NULL,
           file_path TEXT NOT NULL,
           start_line INTEGER NOT NULL,
           end_line INTEGER NOT NULL,
@@ -138,28 +143,30 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
           summary TEXT,
           text TEXT NOT NULL
         );
-        CREATE INDEX kg_chunks_by_file ON kg_chunks (file_path, start_line);
+        CREATE INDEX kg_chunks_by_file ON kg_chunks (workspace, file_path, start_line);
         CREATE INDEX kg_chunks_by_hash ON kg_chunks (hash);
-        CREATE INDEX kg_chunks_by_name ON kg_chunks (name);
+        CREATE INDEX kg_chunks_by_name ON kg_chunks (workspace, name);
         CREATE TABLE kg_entities (
+          workspace TEXT NOT NULL,
           file_path TEXT NOT NULL,
           name TEXT NOT NULL,
           kind TEXT NOT NULL,
           line INTEGER NOT NULL,
           chunk_id INTEGER
         );
-        CREATE INDEX kg_entities_by_file ON kg_entities (file_path);
-        CREATE INDEX kg_entities_by_name ON kg_entities (name);
+        CREATE INDEX kg_entities_by_file ON kg_entities (workspace, file_path);
+        CREATE INDEX kg_entities_by_name ON kg_entities (workspace, name);
         CREATE TABLE kg_relations (
+          workspace TEXT NOT NULL,
           file_path TEXT NOT NULL,
           from_name TEXT NOT NULL,
           kind TEXT NOT NULL,
           to_name TEXT NOT NULL,
           line INTEGER
         );
-        CREATE INDEX kg_relations_by_file ON kg_relations (file_path);
-        CREATE INDEX kg_relations_by_from ON kg_relations (from_name);
-        CREATE INDEX kg_relations_by_to ON kg_relations (to_name);
+        CREATE INDEX kg_relations_by_file ON kg_relations (workspace, file_path);
+        CREATE INDEX kg_relations_by_from ON kg_relations (workspace, from_name);
+        CREATE INDEX kg_relations_by_to ON kg_relations (workspace, to_name);
         CREATE TABLE kg_meta (
           id INTEGER PRIMARY KEY CHECK (id = 1),
           revision INTEGER NOT NULL

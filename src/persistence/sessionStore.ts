@@ -10,7 +10,7 @@ import { rowToMessage, rowToSession } from './rows';
 import { SESSION_MIGRATIONS } from './schema';
 import { SessionRecords } from './sessionRecords';
 import { SqlVectorCache } from './vectorCache';
-import { SqlKnowledgeStore } from './knowledgeStore';
+import { SqlKnowledgeStore, workspaceKey } from './knowledgeStore';
 import type { VectorCachePort } from '../core/embeddings';
 import type {
   ExportFormat,
@@ -83,11 +83,20 @@ export class SessionStore extends SessionRecords {
     return (this.vectorCache ??= new SqlVectorCache(this.db, this.clock));
   }
 
-  private knowledgeStore: SqlKnowledgeStore | undefined;
+  private readonly knowledgeStores = new Map<string, SqlKnowledgeStore>();
 
-  /** The workspace knowledge graph (indexed files, chunks, entities, relations), shared by every session. */
-  get knowledge(): SqlKnowledgeStore {
-    return (this.knowledgeStore ??= new SqlKnowledgeStore(this.db, this.clock));
+  /**
+   * The knowledge graph of one workspace (indexed files, chunks, entities, relations), shared by every session.
+   * The database holds many workspaces' indexes; `workspaceRoot` (an absolute folder) picks one. One store per root.
+   */
+  knowledgeFor(workspaceRoot: string): SqlKnowledgeStore {
+    const key = workspaceKey(workspaceRoot);
+    let store = this.knowledgeStores.get(key);
+    if (!store) {
+      store = new SqlKnowledgeStore(this.db, this.clock, key);
+      this.knowledgeStores.set(key, store);
+    }
+    return store;
   }
 
   get notices(): readonly StoreNotice[] {

@@ -37,8 +37,11 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeSer
   const { log } = deps;
   return new KnowledgeService({
     openStore: async () => {
+      // The database keeps every workspace's index: this window's is keyed by its first local folder.
+      const root = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+      if (!root) return undefined;
       const store = await deps.sessions.store();
-      return store ? { store: store.knowledge, vectors: store.vectors } : undefined;
+      return store ? { store: store.knowledgeFor(root), vectors: store.vectors } : undefined;
     },
     connectionKey: () => {
       const s = deps.controller().settings().settings;

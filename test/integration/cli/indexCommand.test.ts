@@ -3,7 +3,8 @@
 // embeddings), a real sql.js database file and real files.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../helpers/cli/runCli';
 import { messagesOf } from '../../helpers/cli/wire';
@@ -163,6 +164,52 @@ describe('localharness index / query', () => {
     const empty = await runCli(['query', '--workspace', f.ws, '--db', f.db, 'anything'], { cwd: f.ws });
     assert.equal(empty.code, 1);
     assert.match(empty.stderr, /the index in .* is empty/);
+  });
+
+  it('two workspaces indexed into one --db: each query finds only its own files, even under the same path', async () => {
+    const a = await fixture(WIRES[0]);
+    // Workspace B has its own src/config.ts (same relative path, other code) and a file A does not have.
+    const b = realpathSync(mkdtempSync(path.join(tmpdir(), 'lh-cli-index-b-')));
+    cleanup.push(() => rmSync(b, { recursive: true, force: true }));
+    mkdirSync(path.join(b, 'src'));
+    writeFileSync(
+      path.join(b, 'src/config.ts'),
+      'export function loadShippingRates(json: string): Map<string, number> {\n  return new Map(Object.entries(JSON.parse(json)));\n}\n',
+    );
+    writeFileSync(path.join(b, 'src/labels.ts'), 'export function printShippingLabel(lines: string[]): string {\n  return lines.join(" / ");\n}\n');
+    const serverFlags = WIRES[0].flags(a.server);
+    const index = (ws: string) => runCli(['index', ...serverFlags, '--workspace', ws, '--db', a.db, '--mode', 'embed', '--embed-model', EMBED, '--json', 'src'], { cwd: ws });
+
+    const indexedA = await index(a.ws);
+    assert.equal(indexedA.code, 0, indexedA.stderr);
+    const indexedB = await index(b);
+    assert.equal(indexedB.code, 0, indexedB.stderr);
+    assert.deepEqual(jsonLines(indexedB.stdout).map((r) => [r.file, r.outcome]), [
+      ['src/config.ts', 'indexed'],
+      ['src/labels.ts', 'indexed'],
+    ]);
+    // A's index was not overwritten by B's file of the same name.
+    const againA = await index(a.ws);
+    assert.deepEqual(jsonLines(againA.stdout).map((r) => [r.file, r.outcome]), [
+      ['src/billing.ts', 'unchanged'],
+      ['src/config.ts', 'unchanged'],
+      ['src/server.ts', 'unchanged'],
+    ]);
+
+    const query = async (ws: string, text: string) => {
+      const r = await runCli(['query', ...serverFlags, '--workspace', ws, '--db', a.db, '--k', '20', '--json', text], { cwd: ws });
+      assert.equal(r.code, 0, r.stderr);
+      return jsonLines(r.stdout);
+    };
+    const hitsA = await query(a.ws, 'parse the server config and shipping labels');
+    assert.ok(hitsA.length > 0);
+    assert.ok(hitsA.every((h) => ['src/billing.ts', 'src/config.ts', 'src/server.ts'].includes(String(h.file))), JSON.stringify(hitsA.map((h) => h.file)));
+    assert.ok(hitsA.some((h) => h.name === 'parseConfig'));
+    assert.ok(!hitsA.some((h) => h.name === 'loadShippingRates' || h.name === 'printShippingLabel'), "B's chunks are not A's");
+
+    const hitsB = await query(b, 'parse the server config and shipping labels');
+    assert.deepEqual(hitsB.map((h) => h.file).sort(), ['src/config.ts', 'src/labels.ts']);
+    assert.deepEqual(hitsB.map((h) => h.name).sort(), ['loadShippingRates', 'printShippingLabel']);
   });
 });
 

@@ -46,14 +46,14 @@ it('the agent reads two files; after its answer the two are offered in order and
 
   const provider = new OllamaProvider({ host: server.url });
   const fs = new NodeFileSystem();
-  const { indexer } = createKnowledge({ store: store.knowledge, vectors: store.vectors, provider, model: 'test-model', embedModel: 'nomic-embed-text', fs, workspace: root });
+  const { indexer } = createKnowledge({ store: store.knowledgeFor(root), vectors: store.vectors, provider, model: 'test-model', embedModel: 'nomic-embed-text', fs, workspace: root });
   const seen: string[] = [];
   const reads: string[] = [];
   const asked: Array<{ path: string; index: number; total: number; eventsBefore: string[] }> = [];
   const answers: QueueChoice[] = [{ kind: 'full' }, { kind: 'metadata' }];
   const queue = new IndexQueue({
     indexer,
-    store: store.knowledge,
+    store: store.knowledgeFor(root),
     fs,
     mode: () => 'ask',
     neverTypes: { has: () => false, add: () => undefined },
@@ -97,10 +97,10 @@ it('the agent reads two files; after its answer the two are offered in order and
     [`${files[0]} 1/2`, `${files[1]} 2/2`],
   );
   for (const a of asked) assert.equal(a.eventsBefore.at(-1), 'turn_end', `${a.path} was offered only after the turn ended`);
-  const first = store.knowledge.getFile(files[0]!)!;
+  const first = store.knowledgeFor(root).getFile(files[0]!)!;
   assert.deepEqual([first.mode, first.state], ['full', 'indexed']);
   assert.match(first.summary ?? '', /step1_0/);
-  const second = store.knowledge.getFile(files[1]!)!;
+  const second = store.knowledgeFor(root).getFile(files[1]!)!;
   assert.deepEqual([second.mode, second.state], ['metadata', 'metadata']);
   assert.equal(queue.length, 0);
 

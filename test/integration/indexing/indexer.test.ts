@@ -59,7 +59,7 @@ async function setup(options: {
   const notices: string[] = [];
   const build = (store: SessionStore) =>
     createKnowledge({
-      store: store.knowledge,
+      store: store.knowledgeFor(ws),
       vectors: store.vectors,
       provider,
       model: 'test-model',
@@ -104,18 +104,18 @@ describe('Indexer', () => {
       assert.ok(isIndexingRequest(s.server.requests[0]!));
       assert.ok(result.modelMs > 0 && result.totalMs >= result.modelMs);
 
-      const file = s.store.knowledge.getFile('src/config.ts')!;
+      const file = s.store.knowledgeFor(s.ws).getFile('src/config.ts')!;
       assert.equal(file.state, 'indexed');
       assert.equal(file.mode, 'full');
       assert.equal(file.language, 'typescript');
       assert.equal(file.embedModel, EMBED);
       assert.match(file.summary ?? '', /parseConfig/);
       assert.equal(file.lines, CONFIG_TS.split('\n').length - 1);
-      const chunks = s.store.knowledge.chunks('src/config.ts');
+      const chunks = s.store.knowledgeFor(s.ws).chunks('src/config.ts');
       assert.equal(chunks.length, result.chunks);
       const parse = chunks.find((c) => c.name === 'parseConfig')!;
       assert.match(parse.summary ?? '', /function parseConfig/);
-      assert.ok(s.store.knowledge.entities('src/config.ts').some((e) => e.name === 'validatePort' && e.kind === 'function'));
+      assert.ok(s.store.knowledgeFor(s.ws).entities('src/config.ts').some((e) => e.name === 'validatePort' && e.kind === 'function'));
       assert.equal(embeddedInputCount(s.server), chunks.length, 'every chunk embedded once');
 
       await s.knowledge.indexer.index({ path: 'src/billing.ts', mode: 'full' }, { signal: signal() });
@@ -160,7 +160,7 @@ describe('Indexer', () => {
     assert.equal(s.server.requests.length, 2);
     const newlyEmbedded = embeddedInputCount(s.server) - embeddedBefore;
     assert.ok(newlyEmbedded >= 1 && newlyEmbedded < changed.chunks + 1, `embedded ${newlyEmbedded} of ${changed.chunks}`);
-    assert.match(s.store.knowledge.chunks('src/config.ts').find((c) => c.name === 'validatePort')!.text, /<= 65535/);
+    assert.match(s.store.knowledgeFor(s.ws).chunks('src/config.ts').find((c) => c.name === 'validatePort')!.text, /<= 65535/);
   });
 
   it('after invalid JSON twice, indexes with metadata only and says so', async () => {
@@ -170,14 +170,14 @@ describe('Indexer', () => {
     assert.deepEqual(result.notices, [INVALID_JSON_NOTE]);
     assert.equal(s.server.requests.length, 2, 'the first try and one retry');
     assert.equal(embedRequests(s.server).length, 0, 'metadata only: no vectors');
-    const file = s.store.knowledge.getFile('src/config.ts')!;
+    const file = s.store.knowledgeFor(s.ws).getFile('src/config.ts')!;
     assert.equal(file.state, 'metadata');
     assert.equal(file.note, INVALID_JSON_NOTE);
     assert.equal(file.summary, undefined);
-    const chunks = s.store.knowledge.chunks('src/config.ts');
+    const chunks = s.store.knowledgeFor(s.ws).chunks('src/config.ts');
     assert.ok(chunks.length >= 3 && chunks.every((c) => c.summary === undefined));
     assert.deepEqual(
-      s.store.knowledge.entities('src/config.ts').map((e) => e.name),
+      s.store.knowledgeFor(s.ws).entities('src/config.ts').map((e) => e.name),
       ['ServerConfig', 'parseConfig', 'validatePort'],
       'the outline still names the declarations',
     );
@@ -192,10 +192,10 @@ describe('Indexer', () => {
     const result = await s.knowledge.indexer.index({ path: 'src/server.ts', mode: 'full' }, { signal: signal() });
     assert.equal(result.outcome, 'indexed', result.reason);
     assert.deepEqual(
-      s.store.knowledge.relations('src/server.ts').map((r) => [r.kind, r.to, r.line]),
+      s.store.knowledgeFor(s.ws).relations('src/server.ts').map((r) => [r.kind, r.to, r.line]),
       [['imports', './config', 1]],
     );
-    assert.ok(s.store.knowledge.entities('src/server.ts').some((e) => e.name === 'start' && e.kind === 'method' && e.line === 6), 'line "6" read as a number');
+    assert.ok(s.store.knowledgeFor(s.ws).entities('src/server.ts').some((e) => e.name === 'start' && e.kind === 'method' && e.line === 6), 'line "6" read as a number');
   });
 
   it('without an embedding model on the server: stored without vectors with a note; retrieval falls back to keywords and says so', async () => {
@@ -204,12 +204,12 @@ describe('Indexer', () => {
     assert.equal(result.outcome, 'indexed');
     assert.equal(result.notices.length, 1);
     assert.match(result.notices[0]!, /no vectors: .*keywords/i);
-    const file = s.store.knowledge.getFile('src/billing.ts')!;
+    const file = s.store.knowledgeFor(s.ws).getFile('src/billing.ts')!;
     assert.equal(file.embedModel, '');
     assert.ok(file.summary, 'the summaries are still there');
     // Only the vectors are missing: indexing again tries the embeddings, not the summary.
     await s.knowledge.indexer.index({ path: 'src/config.ts', mode: 'full' }, { signal: signal() });
-    const chunkSummaries = s.store.knowledge.chunks('src/config.ts').map((c) => c.summary);
+    const chunkSummaries = s.store.knowledgeFor(s.ws).chunks('src/config.ts').map((c) => c.summary);
     assert.ok(chunkSummaries.length > 1 && chunkSummaries.every((t) => typeof t === 'string' && t.length > 0), JSON.stringify(chunkSummaries));
     const chats = s.server.requests.length;
     const embeds = embedRequests(s.server).length;
@@ -217,8 +217,8 @@ describe('Indexer', () => {
     assert.equal(again.outcome, 'indexed');
     assert.equal(s.server.requests.length, chats, 'the stored summaries were reused');
     assert.equal(embedRequests(s.server).length, embeds + 1, 'the embeddings were tried again');
-    assert.deepEqual(s.store.knowledge.chunks('src/config.ts').map((c) => c.summary), chunkSummaries);
-    assert.deepEqual(s.store.knowledge.entities('src/config.ts').map((e) => e.name), ['ServerConfig', 'parseConfig', 'validatePort']);
+    assert.deepEqual(s.store.knowledgeFor(s.ws).chunks('src/config.ts').map((c) => c.summary), chunkSummaries);
+    assert.deepEqual(s.store.knowledgeFor(s.ws).entities('src/config.ts').map((e) => e.name), ['ServerConfig', 'parseConfig', 'validatePort']);
 
     const retrieval = await s.knowledge.retriever.retrieve('invoice total discount', { k: 2, signal: signal() });
     assert.equal(retrieval.method, 'keywords');
@@ -258,7 +258,7 @@ describe('Indexer', () => {
     const missing = await s.knowledge.indexer.index({ path: 'src/nothing.ts', mode: 'full' }, { signal: signal() });
     assert.equal(missing.outcome, 'failed');
     assert.match(missing.reason ?? '', /does not exist/);
-    assert.deepEqual(s.store.knowledge.listFiles(), []);
+    assert.deepEqual(s.store.knowledgeFor(s.ws).listFiles(), []);
     assert.equal(s.server.log.length, 0);
   });
 
@@ -267,14 +267,14 @@ describe('Indexer', () => {
     const meta = await s.knowledge.indexer.index({ path: 'src/config.ts', mode: 'metadata' }, { signal: signal() });
     assert.equal(meta.outcome, 'metadata');
     assert.equal(s.server.log.length, 0);
-    const file = s.store.knowledge.getFile('src/config.ts')!;
+    const file = s.store.knowledgeFor(s.ws).getFile('src/config.ts')!;
     assert.deepEqual([file.state, file.mode, file.embedModel, file.bytes], ['metadata', 'metadata', '', Buffer.byteLength(CONFIG_TS)]);
 
     const ranged = await s.knowledge.indexer.index({ path: 'src/billing.ts', mode: 'full', range: { startLine: 5, endLine: 99 } }, { signal: signal() });
     assert.equal(ranged.outcome, 'indexed');
-    const billing = s.store.knowledge.getFile('src/billing.ts')!;
+    const billing = s.store.knowledgeFor(s.ws).getFile('src/billing.ts')!;
     assert.deepEqual(billing.range, { startLine: 5, endLine: BILLING_TS.split('\n').length - 1 }, 'the end is clipped to the file');
-    assert.ok(s.store.knowledge.chunks('src/billing.ts').every((c) => c.startLine >= 5));
+    assert.ok(s.store.knowledgeFor(s.ws).chunks('src/billing.ts').every((c) => c.startLine >= 5));
     const bad = await s.knowledge.indexer.index({ path: 'src/billing.ts', mode: 'full', range: { startLine: 50, endLine: 60 } }, { signal: signal() });
     assert.equal(bad.outcome, 'refused');
     assert.match(bad.reason ?? '', /past the end/);
@@ -287,14 +287,14 @@ describe('Indexer', () => {
     while (s.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     await assert.rejects(running);
-    assert.equal(s.store.knowledge.getFile('src/config.ts'), undefined);
+    assert.equal(s.store.knowledgeFor(s.ws).getFile('src/config.ts'), undefined);
     await s.server.waitForClientAbort(1, 2000);
 
     await s.knowledge.indexer.index({ path: 'src/billing.ts', mode: 'metadata' }, { signal: signal() });
     assert.equal(s.knowledge.indexer.remove('src/billing.ts'), true);
     assert.equal(s.knowledge.indexer.remove('src/billing.ts'), false);
     assert.equal(s.knowledge.indexer.remove('../x.ts'), false);
-    assert.deepEqual(s.store.knowledge.listFiles(), []);
+    assert.deepEqual(s.store.knowledgeFor(s.ws).listFiles(), []);
   });
 
   it('yields to a running chat turn before each model call', async () => {

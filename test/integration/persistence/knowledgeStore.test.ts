@@ -1,6 +1,7 @@
 // The knowledge graph store on real sql.js files: files, chunks, entities and relations replaced as a whole,
 // chunk ids that survive journal replay, folds and reopening, an upgrade from schema 4, a damaged journal, a
-// read-only reader, refusals that write nothing, and a 2,000-chunk file.
+// read-only reader, refusals that write nothing, a 2,000-chunk file, and two workspaces in one database that never
+// see each other's files.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,10 @@ import { SessionStore } from '../../../src/persistence/sessionStore';
 import { loadSqlJs } from '../../../src/persistence/sqlJsLoader';
 import type { StoreNotice } from '../../../src/persistence/types';
 import { ManualClock, counterIds, tempDir } from './helpers';
+
+/** The workspace whose index most tests store (an absolute folder; the store never reads it). */
+const WS = path.resolve(tmpdir(), 'lh-workspace-a');
+const WS_B = path.resolve(tmpdir(), 'lh-workspace-b');
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -117,8 +122,10 @@ test('put, get, list and remove files; chunks come back with ids, in line order'
   const clock = new ManualClock();
   const store = await open(path.join(storeDir(t), 'sessions.db'), { clock });
   closeLater(t, store);
-  const kg = store.knowledge;
-  assert.equal(store.knowledge, kg, 'one store per session store');
+  const kg = store.knowledgeFor(WS);
+  assert.equal(store.knowledgeFor(WS + path.sep), kg, 'one store per workspace root, with or without a trailing separator');
+  assert.equal(store.knowledgeFor(path.join(WS, 'src', '..')), kg, 'the root is resolved');
+  assert.equal(kg.workspace, WS);
   assert.deepEqual(kg.listFiles(), []);
   const revision0 = kg.revision;
 
@@ -188,7 +195,7 @@ test('put, get, list and remove files; chunks come back with ids, in line order'
 test('entities are linked to the chunk holding their line', async (t) => {
   const file = path.join(tempDir(t), 'sessions.db');
   const store = await open(file);
-  const [, parse, load] = store.knowledge.putFile(parserWrite());
+  const [, parse, load] = store.knowledgeFor(WS).putFile(parserWrite());
   await store.close();
   assert.deepEqual(await rawRows(file, 'SELECT name, chunk_id FROM kg_entities ORDER BY rowid'), [
     ['parseConfig', parse!.id],
@@ -200,7 +207,7 @@ test('entities are linked to the chunk holding their line', async (t) => {
 test('putting a file again replaces its chunks, entities and relations, and leaves other files alone', async (t) => {
   const store = await open(path.join(storeDir(t), 'sessions.db'));
   closeLater(t, store);
-  const kg = store.knowledge;
+  const kg = store.knowledgeFor(WS);
   const first = kg.putFile(parserWrite('src/a.ts', 1));
   kg.putFile(parserWrite('src/b.ts', 1));
 
@@ -240,7 +247,7 @@ test('putting a file again replaces its chunks, entities and relations, and leav
 test('chunk ids are the same after journal replay (kill -9), after a fold, and keep growing after reopening', async (t) => {
   const file = path.join(tempDir(t), 'sessions.db');
   const store = await open(file);
-  const kg = store.knowledge;
+  const kg = store.knowledgeFor(WS);
   kg.putFile(parserWrite('src/a.ts'));
   kg.putFile(readmeWrite());
   kg.putFile(parserWrite('src/a.ts', 2)); // replaced: ids 1–3 are gone, 5–7 are new
@@ -262,12 +269,12 @@ test('chunk ids are the same after journal replay (kill -9), after a fold, and k
     const reopened = await open(copy);
     try {
       assert.deepEqual(reopened.notices, [], label);
-      assert.deepEqual(reopened.knowledge.chunks(), expected, label);
-      assert.deepEqual(reopened.knowledge.listFiles(), expectedFiles, label);
-      assert.equal(reopened.knowledge.revision, expectedRevision, label);
+      assert.deepEqual(reopened.knowledgeFor(WS).chunks(), expected, label);
+      assert.deepEqual(reopened.knowledgeFor(WS).listFiles(), expectedFiles, label);
+      assert.equal(reopened.knowledgeFor(WS).revision, expectedRevision, label);
       // The next id continues after the highest ever handed out, also when the newest chunks were deleted.
-      reopened.knowledge.removeFile('src/a.ts');
-      const next = reopened.knowledge.putFile(parserWrite('src/c.ts'));
+      reopened.knowledgeFor(WS).removeFile('src/a.ts');
+      const next = reopened.knowledgeFor(WS).putFile(parserWrite('src/c.ts'));
       assert.deepEqual(next.map((c) => c.id), [8, 9, 10], label);
     } finally {
       await reopened.close();
@@ -292,9 +299,9 @@ test('a schema-4 database upgrades to the knowledge tables and keeps its session
     assert.deepEqual(store.notices, []);
     assert.equal((await store.getSession('s'))?.title, 'From v4');
     assert.deepEqual([...((await store.vectors.get('m', ['h'])).get('h') ?? [])], [1]);
-    assert.deepEqual(store.knowledge.listFiles(), []);
-    assert.equal(store.knowledge.revision, 0);
-    store.knowledge.putFile(parserWrite());
+    assert.deepEqual(store.knowledgeFor(WS).listFiles(), []);
+    assert.equal(store.knowledgeFor(WS).revision, 0);
+    store.knowledgeFor(WS).putFile(parserWrite());
   } finally {
     await store.close();
   }
@@ -308,9 +315,9 @@ test('a schema-4 database upgrades to the knowledge tables and keeps its session
 test('a damaged journal line: the knowledge writes before it are recovered, the journal is kept aside', async (t) => {
   const live = path.join(tempDir(t), 'sessions.db');
   const store = await open(live);
-  store.knowledge.putFile(parserWrite('src/a.ts'));
-  store.knowledge.putFile(readmeWrite());
-  store.knowledge.putFile(parserWrite('src/b.ts'));
+  store.knowledgeFor(WS).putFile(parserWrite('src/a.ts'));
+  store.knowledgeFor(WS).putFile(readmeWrite());
+  store.knowledgeFor(WS).putFile(parserWrite('src/b.ts'));
   const copy = snapshot(t, live);
   await store.close();
 
@@ -326,10 +333,10 @@ test('a damaged journal line: the knowledge writes before it are recovered, the 
     assert.deepEqual(heard.map((n) => n.kind), ['journal-moved-aside']);
     assert.match(heard[0]!.message, /damaged at line 2/);
     assert.match(heard[0]!.message, /1 change\(s\) before it were recovered/);
-    assert.deepEqual(recovered.knowledge.listFiles().map((f) => f.path), ['src/a.ts']);
-    assert.deepEqual(recovered.knowledge.chunks().map((c) => c.id), [1, 2, 3]);
+    assert.deepEqual(recovered.knowledgeFor(WS).listFiles().map((f) => f.path), ['src/a.ts']);
+    assert.deepEqual(recovered.knowledgeFor(WS).chunks().map((c) => c.id), [1, 2, 3]);
     // Writing goes on from there.
-    assert.deepEqual(recovered.knowledge.putFile(readmeWrite()).map((c) => c.id), [4]);
+    assert.deepEqual(recovered.knowledgeFor(WS).putFile(readmeWrite()).map((c) => c.id), [4]);
   } finally {
     await recovered.close();
   }
@@ -338,21 +345,21 @@ test('a damaged journal line: the knowledge writes before it are recovered, the 
 test('a read-only store sees the index (and its revision) and refuses to change it', async (t) => {
   const file = path.join(storeDir(t), 'sessions.db');
   const writer = await open(file);
-  writer.knowledge.putFile(parserWrite());
-  writer.knowledge.putFile(readmeWrite());
-  const revision = writer.knowledge.revision;
+  writer.knowledgeFor(WS).putFile(parserWrite());
+  writer.knowledgeFor(WS).putFile(readmeWrite());
+  const revision = writer.knowledgeFor(WS).revision;
   // The writer is still open (and holds the lock); the reader sees file + journal.
   const reader = await SessionStore.open(file, { readOnly: true });
   closeLater(t, reader);
   try {
-    assert.deepEqual(reader.knowledge.listFiles(), writer.knowledge.listFiles());
-    assert.deepEqual(reader.knowledge.chunks(), writer.knowledge.chunks());
-    assert.equal(reader.knowledge.revision, revision);
-    assert.throws(() => reader.knowledge.putFile(parserWrite('src/new.ts')), isCode('read-only'));
-    assert.throws(() => reader.knowledge.removeFile('README.md'), isCode('read-only'));
-    assert.equal(reader.knowledge.removeFile('not/indexed.ts'), false);
-    assert.equal(reader.knowledge.getFile('src/new.ts'), undefined);
-    assert.equal(reader.knowledge.revision, revision);
+    assert.deepEqual(reader.knowledgeFor(WS).listFiles(), writer.knowledgeFor(WS).listFiles());
+    assert.deepEqual(reader.knowledgeFor(WS).chunks(), writer.knowledgeFor(WS).chunks());
+    assert.equal(reader.knowledgeFor(WS).revision, revision);
+    assert.throws(() => reader.knowledgeFor(WS).putFile(parserWrite('src/new.ts')), isCode('read-only'));
+    assert.throws(() => reader.knowledgeFor(WS).removeFile('README.md'), isCode('read-only'));
+    assert.equal(reader.knowledgeFor(WS).removeFile('not/indexed.ts'), false);
+    assert.equal(reader.knowledgeFor(WS).getFile('src/new.ts'), undefined);
+    assert.equal(reader.knowledgeFor(WS).revision, revision);
   } finally {
     await writer.close();
   }
@@ -361,7 +368,7 @@ test('a read-only store sees the index (and its revision) and refuses to change 
 test('bad input is refused with a clear message and nothing is written', async (t) => {
   const store = await open(path.join(storeDir(t), 'sessions.db'));
   closeLater(t, store);
-  const kg = store.knowledge;
+  const kg = store.knowledgeFor(WS);
   kg.putFile(readmeWrite());
   const revision = kg.revision;
   const chunksBefore = kg.chunks();
@@ -425,21 +432,127 @@ test('a 2,000-chunk file is written in one transaction and read back whole', asy
   };
 
   const started = performance.now();
-  const records = store.knowledge.putFile(write);
+  const records = store.knowledgeFor(WS).putFile(write);
   const wrote = performance.now();
-  const back = store.knowledge.chunks(path_);
+  const back = store.knowledgeFor(WS).chunks(path_);
   const read = performance.now();
   t.diagnostic(`2,000 chunks: write ${(wrote - started).toFixed(0)} ms, read ${(read - wrote).toFixed(0)} ms`);
 
   assert.equal(records.length, 2000);
   assert.deepEqual(back, records);
-  assert.equal(store.knowledge.getFile(path_)?.chunkCount, 2000);
-  assert.equal(store.knowledge.entities(path_).length, 2000);
-  assert.equal(store.knowledge.relations(path_).length, 1999);
+  assert.equal(store.knowledgeFor(WS).getFile(path_)?.chunkCount, 2000);
+  assert.equal(store.knowledgeFor(WS).entities(path_).length, 2000);
+  assert.equal(store.knowledgeFor(WS).relations(path_).length, 1999);
   assert.equal(readFileSync(journalPathFor(file), 'utf8').trim().split('\n').length, 1, 'one journal line');
   await store.close();
 
   const reopened = await open(file);
   closeLater(t, reopened);
-  assert.deepEqual(reopened.knowledge.chunks(path_), records);
+  assert.deepEqual(reopened.knowledgeFor(WS).chunks(path_), records);
+});
+
+test('two workspaces in one database keep their own files, chunks, entities and relations, also after replay', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const store = await open(file);
+  const a = store.knowledgeFor(WS);
+  const b = store.knowledgeFor(WS_B);
+  assert.notEqual(a, b);
+
+  // The same relative path in both, with different content.
+  const aWrite = parserWrite('src/index.ts', 1);
+  const bWrite = parserWrite('src/index.ts', 2);
+  const aChunks = a.putFile(aWrite);
+  a.putFile(readmeWrite());
+  const revision = a.revision;
+  const bChunks = b.putFile(bWrite);
+  assert.ok(b.revision > revision && a.revision === b.revision, 'one revision for the database, grown by either workspace');
+
+  const ids = [...a.chunks(), ...b.chunks()].map((c) => c.id);
+  assert.equal(new Set(ids).size, ids.length, 'chunk ids are unique across workspaces');
+  assert.deepEqual(a.listFiles().map((f) => [f.path, f.hash, f.chunkCount]), [
+    ['README.md', readmeWrite().file.hash, 1],
+    ['src/index.ts', aWrite.file.hash, 3],
+  ]);
+  assert.deepEqual(b.listFiles().map((f) => [f.path, f.hash, f.chunkCount]), [['src/index.ts', bWrite.file.hash, 3]]);
+  assert.equal(b.getFile('README.md'), undefined);
+  assert.deepEqual(a.chunks('src/index.ts'), aChunks);
+  assert.deepEqual(b.chunks(), bChunks);
+  assert.match(b.chunks('src/index.ts')[1]!.text, /v2/);
+  assert.deepEqual(a.entities(), aWrite.entities);
+  assert.deepEqual(b.entities('src/index.ts'), bWrite.entities);
+  assert.deepEqual(a.relations('src/index.ts'), aWrite.relations);
+  assert.deepEqual(b.relations(), bWrite.relations);
+
+  // Re-putting the file in B replaces B's rows only.
+  const bAgain = b.putFile(parserWrite('src/index.ts', 3));
+  assert.deepEqual(a.chunks('src/index.ts'), aChunks);
+  assert.deepEqual(a.entities('src/index.ts'), aWrite.entities);
+  assert.deepEqual(b.chunks(), bAgain);
+  assert.equal(b.entities().length, 3);
+
+  // Removing in one leaves the other alone; a file only the other has is not there to remove.
+  assert.equal(b.removeFile('README.md'), false);
+  assert.equal(a.getFile('README.md')?.chunkCount, 1);
+  assert.equal(a.removeFile('src/index.ts'), true);
+  assert.equal(a.getFile('src/index.ts'), undefined);
+  assert.deepEqual(a.chunks().map((c) => c.file), ['README.md']);
+  assert.deepEqual(a.entities(), []);
+  assert.deepEqual(a.relations(), []);
+  assert.deepEqual(b.chunks('src/index.ts'), bAgain);
+  assert.equal(b.getFile('src/index.ts')?.hash, parserWrite('src/index.ts', 3).file.hash);
+  assert.equal(b.relations('src/index.ts').length, 2);
+
+  const expected = {
+    a: { files: a.listFiles(), chunks: a.chunks(), entities: a.entities(), relations: a.relations() },
+    b: { files: b.listFiles(), chunks: b.chunks(), entities: b.entities(), relations: b.relations() },
+  };
+  const crashed = snapshot(t, file);
+  await store.close();
+  assert.deepEqual(await rawRows(file, 'SELECT workspace, path FROM kg_files ORDER BY workspace, path'), [
+    [WS, 'README.md'],
+    [WS_B, 'src/index.ts'],
+  ]);
+
+  for (const [label, copy] of [
+    ['journal replay', crashed],
+    ['closed file', file],
+  ] as const) {
+    const reopened = await open(copy);
+    try {
+      assert.deepEqual(reopened.notices, [], label);
+      for (const [root, want] of [
+        [WS, expected.a],
+        [WS_B, expected.b],
+      ] as const) {
+        const kg = reopened.knowledgeFor(root);
+        assert.deepEqual(
+          { files: kg.listFiles(), chunks: kg.chunks(), entities: kg.entities(), relations: kg.relations() },
+          want,
+          `${label}: ${root}`,
+        );
+      }
+      assert.deepEqual(reopened.knowledgeFor(path.resolve(tmpdir(), 'lh-workspace-c')).listFiles(), [], `${label}: a third workspace is empty`);
+    } finally {
+      await reopened.close();
+    }
+  }
+});
+
+test('a knowledge store needs an absolute workspace root', async (t) => {
+  const store = await open(path.join(storeDir(t), 'sessions.db'));
+  closeLater(t, store);
+  for (const [root, message] of [
+    ['', /non-empty absolute path/],
+    ['   ', /non-empty absolute path/],
+    ['relative/ws', /"relative\/ws" must be an absolute path/],
+    ['.', /must be an absolute path/],
+    [42, /non-empty absolute path/],
+    [undefined, /non-empty absolute path/],
+  ] as const) {
+    assert.throws(
+      () => store.knowledgeFor(root as string),
+      (e: unknown) => isCode('invalid-input')(e) && message.test((e as Error).message),
+      String(root),
+    );
+  }
 });

@@ -37,7 +37,7 @@ async function setup(t: { after: (fn: () => void | Promise<void>) => void }) {
   const calls = { connect: 0, build: 0, notices: [] as string[] };
   const settings = { key: 'a', fail: false, folder: workspace as string | undefined, database: true };
   const service = new KnowledgeService({
-    openStore: async () => (settings.database ? { store: db.knowledge, vectors: db.vectors } : undefined),
+    openStore: async () => (settings.database && settings.folder ? { store: db.knowledgeFor(settings.folder), vectors: db.vectors } : undefined),
     connectionKey: () => settings.key,
     connect: async () => {
       calls.connect++;
