@@ -66,6 +66,8 @@ export interface IndexOptions extends KnowledgeCommandOptions {
   mode: IndexMode;
   /** Index again even when a file did not change. */
   force: boolean;
+  /** Take the paths (files, or every indexed file under a folder) out of the index instead. */
+  remove: boolean;
 }
 
 export interface QueryOptions extends KnowledgeCommandOptions {
@@ -83,7 +85,7 @@ export const USAGE = `Usage:
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE] "TASK"
   localharness sessions [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
-                     [--embed-model NAME] [--mode full|embed|metadata] [--force] [--json] PATH...
+                     [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
   localharness query [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--embed-model NAME]
                      [--k N] [--json] "TEXT"
   localharness --help | --version
@@ -118,6 +120,7 @@ Workspace index (stored in the --db file; \`run\` retrieves from it when the fil
   --embed-model   (index, query) embedding model on the same server; without one, retrieval uses keywords.
                   query and run default to the model the index was built with
   --force         index again even when a file did not change
+  --remove        take the PATHs out of the index instead (a folder: every indexed file under it)
   query "TEXT"    print the indexed chunks that best match TEXT, best first (--json: one object per line)
   --k             how many chunks query prints (default 5)`;
 
@@ -172,6 +175,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         mode: { type: 'string' },
         k: { type: 'string' },
         force: { type: 'boolean' },
+        remove: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -183,7 +187,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command, ...rest] = positionals;
-  for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['k', 'query']] as const) {
+  for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['remove', 'index'], ['k', 'query']] as const) {
     if (values[option] !== undefined && command !== owner) throw new UsageError(`--${option} only works with \`${owner}\``);
   }
   if (command === 'sessions') {
@@ -271,7 +275,16 @@ function parseKnowledgeCommand(
     if (paths.length === 0) throw new UsageError('missing PATH: localharness index --db FILE src/ README.md');
     const mode = str('mode') ?? 'full';
     if (!(INDEX_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be full, embed or metadata, got "${mode}"`);
-    return { command, ...shared, paths, mode: mode as IndexMode, force: !!values.force, ...(str('model') !== undefined && { model: str('model') }) };
+    if (values.remove && (values.force || str('mode') !== undefined)) throw new UsageError('--remove takes no --mode or --force');
+    return {
+      command,
+      ...shared,
+      paths,
+      mode: mode as IndexMode,
+      force: !!values.force,
+      remove: !!values.remove,
+      ...(str('model') !== undefined && { model: str('model') }),
+    };
   }
   const text = rest.join(' ').trim();
   if (!text) throw new UsageError('missing TEXT: localharness query --db FILE "where is the config parsed?"');

@@ -26,6 +26,7 @@ export async function indexCommand(options: IndexOptions, io: KnowledgeIo, signa
   const dbPath = options.db ?? defaultDbPath(process.env);
   if (!dbPath) throw new UsageError('index needs --db FILE (or LOCALHARNESS_DB): the index is stored in that database');
   const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
+  if (options.remove) return removeFromIndex(options, workspace, dbPath, io, warn);
   const provider = providerFor(options);
 
   // Full indexing needs a chat model for the summaries; the other modes never call one.
@@ -163,4 +164,44 @@ function print(io: KnowledgeIo, json: boolean, r: IndexResult): void {
       : ` (${r.chunks} ${r.chunks === 1 ? 'chunk' : 'chunks'}${r.file?.embedModel ? ', vectors' : ''}${r.file?.summary ? ', summary' : ''})` +
         (r.notices.length > 0 ? ` — ${r.notices.join('; ')}` : '');
   io.stdout.write(`${r.outcome.padEnd(9)} ${r.path}${detail}\n`);
+}
+
+/** `index --remove PATH…`: named files, or every indexed file under a named folder, leave the index. Needs no server. */
+async function removeFromIndex(options: IndexOptions, workspace: string, dbPath: string, io: KnowledgeIo, warn: (m: string) => void): Promise<number> {
+  if (!existsSync(dbPath)) {
+    warn(`${dbPath} does not exist: nothing is indexed there`);
+    return 1;
+  }
+  const { SessionStore } = await import('../persistence/sessionStore');
+  const store = await SessionStore.open(dbPath);
+  try {
+    for (const notice of store.notices) warn(notice.message);
+    const knowledge = store.knowledgeFor(workspace);
+    const indexed = knowledge.listFiles().map((f) => f.path);
+    let missing = false;
+    let removed = 0;
+    for (const given of options.paths) {
+      const rel = path.relative(workspace, path.resolve(workspace, given)).split(path.sep).join('/');
+      if (rel.startsWith('..') || path.isAbsolute(rel)) {
+        warn(`${given} is outside the workspace ${workspace}`);
+        missing = true;
+        continue;
+      }
+      const targets = rel === '' ? indexed : indexed.filter((p) => p === rel || p.startsWith(`${rel}/`));
+      if (targets.length === 0) {
+        warn(`${given} is not in the index of ${workspace}`);
+        missing = true;
+        continue;
+      }
+      for (const target of targets) {
+        if (!knowledge.removeFile(target)) continue;
+        removed++;
+        io.stdout.write(options.json ? `${JSON.stringify({ path: target, outcome: 'removed' })}\n` : `removed    ${target}\n`);
+      }
+    }
+    warn(`removed ${removed} file(s) from the index in ${dbPath}`);
+    return missing ? 1 : 0;
+  } finally {
+    await store.close();
+  }
 }

@@ -135,6 +135,28 @@ describe('localharness index / query', () => {
     assert.match(named.stdout, /^unchanged\s+src\/server\.ts/m, 'the other files are still done');
   });
 
+  it('index --remove takes files, or a folder\u2019s files, out of the index without calling the server; query no longer finds them', async () => {
+    const f = await fixture(WIRES[0]);
+    const all = await runCli(['index', ...f.flags, '--mode', 'metadata', 'src', 'docs'], { cwd: f.ws });
+    assert.equal(all.code, 0, all.stderr);
+    const before = f.server.log.length;
+    const removed = await runCli(['index', ...f.flags, '--remove', '--json', 'src', 'docs/guide.md'], { cwd: f.ws });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(
+      jsonLines(removed.stdout).map((r) => r.path).sort(),
+      ['docs/guide.md', 'src/billing.ts', 'src/config.ts', 'src/server.ts'],
+    );
+    assert.ok(jsonLines(removed.stdout).every((r) => r.outcome === 'removed'));
+    assert.equal(f.server.log.length, before, 'removing needs no server');
+    const again = await runCli(['index', ...f.flags, '--remove', 'src/config.ts'], { cwd: f.ws });
+    assert.equal(again.code, 1, 'a path that is not indexed is reported');
+    assert.match(again.stderr, /src\/config\.ts is not in the index/);
+    const query = await runCli(['query', '--workspace', f.ws, '--db', f.db, 'anything'], { cwd: f.ws });
+    assert.match(query.stderr, /the index in .* is empty/);
+    const bad = await runCli(['index', ...f.flags, '--remove', '--force', 'src'], { cwd: f.ws });
+    assert.equal(bad.code, 2);
+  });
+
   it('a server without an embedding model: files are indexed without vectors, query ranks by keywords and says so', async () => {
     const f = await fixture(WIRES[1], { embeddingModels: [] });
     const indexed = await runCli(['index', ...f.flags, '--model', 'test-model', '--embed-model', EMBED, 'src/billing.ts', 'src/config.ts'], { cwd: f.ws });
