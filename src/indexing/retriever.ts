@@ -11,6 +11,7 @@ import { ChunkGraph } from './graphNeighbours';
 import { KeywordIndex } from './keywordIndex';
 import { fuseRankings } from './rankFusion';
 import { VectorMatrix, type ScoredRow } from './vectorMatrix';
+import { untilAborted } from '../core/abortable';
 
 export { chunkEmbeddingText, MAX_CHUNK_EMBED_CHARS } from './chunkText';
 
@@ -316,21 +317,3 @@ function failureText(model: string, err: unknown): string {
   return `embedding with "${model}" failed (${message}).`;
 }
 
-/** Waits for `promise`, but gives up (with the signal's reason) as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}

@@ -33,6 +33,9 @@ import { ModelService, type TurnEngine } from './modelService';
 import type { ContextState } from '../../core/compression/view';
 import type { EditorSessionService } from '../sessions/sessionService';
 import { showCompression } from '../sessions/liveCompression';
+import { buildAttachedMessage, type AttachedMessage } from '../codeToChat/readAttachments';
+import { compactAttachedMessage, splitAttachedMessage } from '../../shared/attachedMessage';
+import { untilAborted } from '../../core/abortable';
 
 export interface HarnessControllerDeps {
   store: ChatStateStore;
@@ -145,7 +148,10 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.turn = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.setBusy(true);
     try {
-      await this.runOneTurn(text, abort.signal);
+      // Context chips are read now, not when they were added: the model sees the code as it is.
+      const chips = this.deps.store.attachments;
+      const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, this.deps.fs, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
+      await this.runOneTurn(attached?.message ?? text, abort.signal, attached);
     } finally {
       this.turn = undefined;
       this.setBusy(false);
@@ -262,7 +268,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     const problems = [...resolution.user.problems, ...resolution.ignored];
     const consent = this.deps.serverConsent;
     if (!consent || !resolution.workspace) return { settings: resolution.user.settings, problems };
-    const pick = await untilAborted(consent.settle(resolution), signal);
+    // The dialog stays open when the turn is cancelled; its answer still counts later.
+    const pick = signal ? await untilAborted(consent.settle(resolution), signal, () => new DOMException('The turn was cancelled.', 'AbortError')) : await consent.settle(resolution);
     if (pick.how === 'asked') {
       // The panel listed the models of the server used until now.
       this.models.clearCache();
@@ -294,7 +301,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     }
   }
 
-  private async runOneTurn(text: string, signal: AbortSignal): Promise<void> {
+  private async runOneTurn(text: string, signal: AbortSignal, attached?: AttachedMessage & { ids: string[] }): Promise<void> {
     const store = this.deps.store;
     let settings: HarnessSettings;
     let engine: TurnEngine;
@@ -311,8 +318,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
       model = settings.model || (await this.firstModel(settings, signal));
       available = await this.models.contextWindow(settings, model, signal);
     } catch (err) {
-      // Nothing reached the model: show the message and the reason, keep the history unchanged.
-      store.dispatch({ type: 'turn_start', text });
+      // Nothing reached the model: show the message and the reason, keep the history (and the chips) unchanged.
+      store.dispatch({ type: 'turn_start', text: compactAttachedMessage(text) });
       if (!signal.aborted) {
         const why = errorMessage(err);
         this.deps.log.error(`turn not started: ${why}`);
@@ -344,7 +351,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (unusable.length) this.deps.log.warn(`settings: localharness.approval.sensitivePatterns: ignored ${unusable.map((p) => `"${p}"`).join(', ')} (empty, negated or not a valid glob; the built-in patterns cannot be removed)`);
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.
-    const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
+    const recording = await this.deps.sessions?.forTurn(splitAttachedMessage(text)?.text ?? text, { model, provider: settings.provider });
     const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null]);
     if (this.agent?.key !== key) {
       const session = engine.createEditorSession({
@@ -380,6 +387,11 @@ export class HarnessController implements ChatController, vscode.Disposable {
     }
     const saveFailed = (err: unknown) => this.deps.log.warn(`sessions: could not mark the turn: ${errorMessage(err)}`);
     await recording?.recorder.beginTurn().catch(saveFailed);
+    if (attached) {
+      // The message carries the chips now: they leave the composer, and "what the model knows" lists the code.
+      for (const id of attached.ids) store.removeAttachment(id);
+      for (const read of attached.reads) this.tracker.fileRead(read.path, read.range);
+    }
     let outcome;
     this.turnSettings = settings;
     try {
@@ -529,22 +541,3 @@ export class HarnessController implements ChatController, vscode.Disposable {
   }
 }
 
-/** Rejects with an AbortError when `signal` fires first (the dialog stays open; its answer still counts later). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new DOMException('The turn was cancelled.', 'AbortError'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DOMException('The turn was cancelled.', 'AbortError'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
