@@ -1,13 +1,15 @@
 // Asks for approval on the terminal. Without a TTY nobody can answer, so the gate gets no asker (fails closed).
 // A change to a sensitive file shows the warning first and can only be allowed once.
-import { createInterface } from 'node:readline';
+import type { Interface } from 'node:readline';
 import type { ApprovalAsker } from '../core/approval/gate';
 
 export function ttyApprovalAsker(input: NodeJS.ReadStream, output: NodeJS.WriteStream): ApprovalAsker | undefined {
   if (!input.isTTY) return undefined;
   return (request, signal) =>
-    new Promise((resolve) => {
-      const rl = createInterface({ input, output });
+    // readline is loaded when a question is first asked: a run that asks nothing never pays for it.
+    import('node:readline').then(({ createInterface }) => new Promise((resolve) => {
+      if (signal.aborted) return resolve({ approved: false, reason: 'denied by the user' });
+      const rl: Interface = createInterface({ input, output });
       const sensitive = !!request.description.sensitive;
       const finish = (approved: boolean, session = false) => {
         rl.close();
@@ -23,5 +25,5 @@ export function ttyApprovalAsker(input: NodeJS.ReadStream, output: NodeJS.WriteS
         const yes = a === 'y' || a === 'yes' || (!sensitive && (a === 's' || a === 'session'));
         finish(yes, a === 's' || a === 'session');
       });
-    });
+    }));
 }

@@ -1,6 +1,6 @@
 // ProcessRunner on child_process: the platform shell in its own process group, so a timeout or an abort
 // kills the whole tree (SIGTERM, then SIGKILL). Output is merged and captured in bounded memory; no stdin.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessRunner, RunOptions, RunResult } from '../core/ports';
 import { BoundedOutput } from './boundedOutput';
@@ -24,13 +24,17 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
   NO_COLOR: '1',
 };
 
+/** Loaded with the first command: most agent sessions never run one, and every CLI process would pay for it. */
+let childProcess: typeof import('node:child_process') | undefined;
+
 export class NodeProcessRunner implements ProcessRunner {
   private readonly isWindows = process.platform === 'win32';
 
   constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
 
-  run(command: string, opts: RunOptions): Promise<RunResult> {
-    if (opts.signal.aborted) return Promise.resolve({ exitCode: null, output: '', timedOut: false, cancelled: true });
+  async run(command: string, opts: RunOptions): Promise<RunResult> {
+    if (!childProcess) childProcess = await import('node:child_process');
+    if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
     const output = new BoundedOutput(opts.maxOutputChars);
     const child = this.spawnShell(command, opts.cwd);
 
@@ -101,7 +105,7 @@ export class NodeProcessRunner implements ProcessRunner {
     const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env };
     if (this.isWindows) {
       const shell = this.options.shell ?? process.env.ComSpec ?? 'cmd.exe';
-      return spawn(shell, ['/d', '/s', '/c', `"${command}"`], {
+      return childProcess!.spawn(shell, ['/d', '/s', '/c', `"${command}"`], {
         cwd,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,7 +114,7 @@ export class NodeProcessRunner implements ProcessRunner {
       });
     }
     // detached: the shell leads a new process group, so -pid reaches every process it starts.
-    return spawn(this.options.shell ?? '/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    return childProcess!.spawn(this.options.shell ?? '/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   }
 
   private signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -119,7 +123,7 @@ export class NodeProcessRunner implements ProcessRunner {
     if (this.isWindows) {
       // No process groups or SIGTERM on Windows: taskkill /T /F walks the tree and is already forceful.
       if (signal === 'SIGTERM') {
-        spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+        childProcess!.spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
       }
       return;
     }

@@ -3,6 +3,7 @@
 // check the target.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import { estimateTokens } from '../tokens';
+import { formatCount } from '../formatCount';
 import { compressedToolResult, ARGUMENT_CHARS } from './fallback';
 import { clip, markCompressed, oneLine, parseArguments, shortenToolCalls } from './marker';
 import { describeMeta, toolResultMeta } from './metadata';
@@ -94,8 +95,8 @@ export class CompressionTools {
     const s = this.scope;
     const total = s.total();
     const pct = Math.round((total / s.window) * 100);
-    const left = total > s.target ? `; ${(total - s.target).toLocaleString('en-US')} tokens to go` : '; the target is met';
-    return `Context: ${total.toLocaleString('en-US')} of ${s.window.toLocaleString('en-US')} tokens (${pct}%), target ≤ ${s.target.toLocaleString('en-US')}${left}.`;
+    const left = total > s.target ? `; ${formatCount(total - s.target)} tokens to go` : '; the target is met';
+    return `Context: ${formatCount(total)} of ${formatCount(s.window)} tokens (${pct}%), target ≤ ${formatCount(s.target)}${left}.`;
   }
 
   metadata(args: Record<string, unknown>): string {

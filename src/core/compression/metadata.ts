@@ -2,6 +2,7 @@
 // enough to replace a large result with one line the model can act on (re-read the file, re-run the command).
 import type { ChatMessage, ToolCall } from '../messages';
 import { parseArguments } from './marker';
+import { formatCount } from '../formatCount';
 
 export interface ToolResultMeta {
   tool: string;
@@ -88,7 +89,7 @@ export function describeMeta(meta: ToolResultMeta): string {
   if (meta.lines) parts.push(`lines ${meta.lines}`);
   if (meta.exitCode !== undefined) parts.push(`exit code ${meta.exitCode}`);
   else if (meta.failed) parts.push('failed');
-  parts.push(`(${meta.chars.toLocaleString('en-US')} chars, ${meta.lineCount} lines)`);
+  parts.push(`(${formatCount(meta.chars)} chars, ${meta.lineCount} lines)`);
   return parts.join(' ');
 }
 

@@ -14,6 +14,7 @@ import { TokenCalibration, calibrationKey, type KeyValuePort } from './calibrati
 import { TokenMeter, type PromptMeasure } from './meter';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings';
 import { CompressionBudget } from './compressionBudget';
+import { formatCount } from '../formatCount';
 import type { ContextWindow, WindowSource } from './window';
 import { WorkingWindow } from './workingWindow';
 
@@ -342,7 +343,7 @@ class DefaultContextManager implements ContextManager {
   }
 
   private budgetError(m: PromptMeasure, window: number): ContextBudgetError {
-    const fmt = (n: number) => n.toLocaleString('en-US');
+    const fmt = formatCount;
     const f = this.calibration.factor;
     const system = Math.ceil(m.systemTokens * f);
     const tools = Math.ceil(m.toolDefinitionTokens * f);

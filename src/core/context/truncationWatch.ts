@@ -1,5 +1,6 @@
 // Notices a server that silently cuts the prompt: it counts clearly fewer prompt tokens than we sent.
 // Warns once per session, with the fix for the server at hand.
+import { formatCount } from '../formatCount';
 
 export interface TruncationCheck {
   /** Calibrated estimate of what we sent. */
@@ -29,7 +30,7 @@ export class TruncationWatch {
 }
 
 export function truncationWarning(c: TruncationCheck): string {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = formatCount;
   const fix =
     c.providerId === 'ollama'
       ? `Fix: raise the context size sent to Ollama (num_ctx) or lower it to what the model and your memory allow, so both sides agree; a Modelfile or OLLAMA_CONTEXT_LENGTH setting can also cap it.`

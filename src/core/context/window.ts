@@ -1,5 +1,6 @@
 // The context window we budget against is the one the server actually runs, not the one we wish it had.
 import type { ChatProvider, ModelInfo } from '../provider';
+import { formatCount } from '../formatCount';
 
 export type WindowSource =
   | 'num_ctx'
@@ -61,7 +62,7 @@ export function chooseContextWindow(inputs: WindowInputs): ContextWindow {
   return {
     tokens: DEFAULT_WINDOW,
     source: 'default',
-    note: `${why}; assuming ${DEFAULT_WINDOW.toLocaleString('en-US')} tokens. Set localharness.contextSize (CLI: --num-ctx N) to the window your server runs.`,
+    note: `${why}; assuming ${formatCount(DEFAULT_WINDOW)} tokens. Set localharness.contextSize (CLI: --num-ctx N) to the window your server runs.`,
   };
 }
 

@@ -2,6 +2,7 @@
 // A server that cuts the prompt counts fewer tokens than we sent, and its count stops growing with the
 // prompt: a tokenizer that merely counts differently keeps the same ratio as the prompt grows, a cut
 // prompt does not. Only a ceiling seen twice is taken as the real window; one odd count only warns.
+import { formatCount } from '../formatCount';
 
 export interface PromptSample {
   /** Calibrated estimate of exactly what the request carried. */
@@ -94,5 +95,5 @@ export class WindowDetector {
 }
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }

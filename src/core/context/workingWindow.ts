@@ -4,6 +4,7 @@
 // the next session starts right.
 import type { ChatProvider } from '../provider';
 import type { KeyValuePort } from './calibration';
+import { formatCount } from '../formatCount';
 import { WindowDetector, type PromptSample, type SampleVerdict } from './windowDetector';
 import { chooseContextWindow, resolveContextWindow, type ContextWindow } from './window';
 
@@ -230,5 +231,5 @@ function fixFor(providerId: string, runs: number, asked: number): string {
 }
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }

@@ -67,6 +67,7 @@ interface ToolInfo {
 /** Longest query embedded or tokenised; the caller puts the user's request first. */
 const MAX_QUERY_CHARS = 4000;
 const QUERY_VECTOR_CACHE = 32;
+const FITTED_CACHE = 64;
 
 export class ToolSelector {
   readonly settings: ToolSelectionSettings;
@@ -80,6 +81,8 @@ export class ToolSelector {
   private readonly queryVectors = new Map<string, Float32Array>();
   /** The tool set the total was last estimated for, compared by identity (estimating 1,000 tools takes ms). */
   private totalFor: { names: string[]; descriptions: string[]; parameters: unknown[]; tokens: number } | undefined;
+  /** fit() results for the current tool set, by budget and tool names; `shortened[i]` set where tool i was compacted. */
+  private readonly fitted = new Map<string, { shortened: Array<ToolDefinition | undefined> | undefined; tokens: number }>();
 
   constructor(options: ToolSelectorOptions = {}) {
     this.settings = parseToolSelectionSettings(options.settings ?? {});
@@ -143,30 +146,19 @@ export class ToolSelector {
     };
 
     let chosen: readonly ToolDefinition[] = candidates.length <= slots ? candidates : (await rank()).slice(0, slots);
-    let tools = pick(chosen);
-    let tokensOffered = estimateToolDefinitionTokens(tools);
-    let compacted = false;
-    if (tokensOffered > budget) {
-      // Shorten first; if that is not enough, drop the least relevant chosen tools (tool_search can bring them back).
-      let shortened = compactToolDefinitions(tools, budget);
-      let t = estimateToolDefinitionTokens(shortened);
-      while (t > budget && chosen.length > 0) {
-        if (!state.ranked) chosen = await rank(); // everything was taken unranked; now the order matters
-        chosen = chosen.slice(0, -1);
-        tools = pick(chosen);
-        shortened = compactToolDefinitions(tools, budget);
-        t = estimateToolDefinitionTokens(shortened);
-      }
-      compacted = shortened.some((d, i) => d !== tools[i]);
-      tools = shortened;
-      tokensOffered = t;
+    // Shorten first; if that is not enough, drop the least relevant chosen tools (tool_search can bring them back).
+    let fit = this.fit(pick(chosen), budget);
+    while (fit.tokens > budget && chosen.length > 0) {
+      if (!state.ranked) chosen = await rank(); // everything was taken unranked; now the order matters
+      chosen = chosen.slice(0, -1);
+      fit = this.fit(pick(chosen), budget);
     }
     return this.finish({
       ...base,
-      tools,
-      filtered: tools.length < definitions.length,
-      compacted,
-      tokensOffered,
+      tools: fit.tools,
+      filtered: fit.tools.length < definitions.length,
+      compacted: fit.compacted,
+      tokensOffered: fit.tokens,
       ranking: state.ranking,
       ...(state.notice !== undefined && { notice: state.notice }),
     });
@@ -263,6 +255,29 @@ export class ToolSelector {
     return (info.doc ??= bm25Document(toolTokens(def)));
   }
 
+  /**
+   * `tools` as sent within `budget`: unchanged when they fit, else compacted (as short as that gets). Every
+   * request of a turn asks this for the same few tool sets, so results are kept while the tool set stays the
+   * same (`totalTokens` forgets them when it changes); a tool compaction left alone is today's definition.
+   */
+  private fit(tools: ToolDefinition[], budget: number): { tools: ToolDefinition[]; tokens: number; compacted: boolean } {
+    const key = `${budget}\n${tools.map((d) => d.name).join('\n')}`;
+    let known = this.fitted.get(key);
+    if (!known) {
+      const tokens = estimateToolDefinitionTokens(tools);
+      if (tokens <= budget) known = { shortened: undefined, tokens };
+      else {
+        const shortened = compactToolDefinitions(tools, budget);
+        const changed = shortened.map((d, i) => d !== tools[i]);
+        known = { shortened: changed.some(Boolean) ? shortened.map((d, i) => (changed[i] ? d : undefined)) : undefined, tokens: estimateToolDefinitionTokens(shortened) };
+      }
+      if (this.fitted.size >= FITTED_CACHE) this.fitted.delete(this.fitted.keys().next().value as string);
+      this.fitted.set(key, known);
+    }
+    const shortened = known.shortened;
+    return { tools: shortened ? tools.map((d, i) => shortened[i] ?? d) : [...tools], tokens: known.tokens, compacted: !!shortened };
+  }
+
   /** Exact estimate of all definitions, recomputed only when the tool set changes. */
   private totalTokens(definitions: readonly ToolDefinition[]): number {
     const last = this.totalFor;
@@ -280,6 +295,7 @@ export class ToolSelector {
       parameters: definitions.map((d) => d.parameters),
       tokens,
     };
+    this.fitted.clear();
     // The tool set changed: forget tools that are gone (their vectors stay in the embedder's cache).
     const present = new Set(this.totalFor.names);
     for (const name of this.infos.keys()) if (!present.has(name)) this.infos.delete(name);
