@@ -37,6 +37,8 @@ export interface RunOptions {
   maxTools?: number;
   /** Embedding model on the same server for ranking tools (keyword ranking without one). */
   embedModel?: string;
+  /** Both models given: each turn is planned by one and executed step by step by the other (issue 11). */
+  orchestrator?: { plannerModel: string; executorModel: string; plannerBaseUrl?: string; executorBaseUrl?: string };
 }
 
 export interface SessionsOptions {
@@ -82,7 +84,8 @@ export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
-                   [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE] "TASK"
+                   [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
+                   [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]] "TASK"
   localharness sessions [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
                      [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
@@ -109,6 +112,10 @@ Options:
   --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
   --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
+  --planner-model, --executor-model  split each turn between two models (both needed): the planner plans the
+                  steps and writes the answer, the executor calls the tools step by step. If anything fails, the
+                  turn continues in the ordinary loop with --model (default: the planner model)
+  --planner-base-url, --executor-base-url  their servers (default --base-url; same --provider)
 
   API key: set LOCALHARNESS_API_KEY for servers that need one.
 
@@ -170,6 +177,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'fallback-model': { type: 'string', multiple: true },
         'max-tools': { type: 'string' },
         'embed-model': { type: 'string' },
+        'planner-model': { type: 'string' },
+        'executor-model': { type: 'string' },
+        'planner-base-url': { type: 'string' },
+        'executor-base-url': { type: 'string' },
         config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
         mode: { type: 'string' },
@@ -209,6 +220,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   }
   const maxTools = positiveInt('--max-tools', values['max-tools']);
   const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
+  const orchestrator = orchestratorOf(values);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
   return {
@@ -235,7 +247,26 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values['mcp-config'] !== undefined && { mcpConfig: values['mcp-config'] }),
     ...(maxTools !== undefined && { maxTools }),
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
+    ...(orchestrator && { orchestrator }),
   };
+}
+
+function orchestratorOf(values: Record<string, string | boolean | string[] | undefined>): RunOptions['orchestrator'] {
+  const str = (name: string) => {
+    const v = values[name] as string | undefined;
+    if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
+    return v;
+  };
+  const plannerModel = str('planner-model');
+  const executorModel = str('executor-model');
+  const plannerBaseUrl = str('planner-base-url');
+  const executorBaseUrl = str('executor-base-url');
+  if (plannerModel === undefined && executorModel === undefined) {
+    if (plannerBaseUrl !== undefined || executorBaseUrl !== undefined) throw new UsageError('--planner-base-url and --executor-base-url need --planner-model and --executor-model');
+    return undefined;
+  }
+  if (plannerModel === undefined || executorModel === undefined) throw new UsageError('the planner needs both --planner-model NAME and --executor-model NAME');
+  return { plannerModel, executorModel, ...(plannerBaseUrl !== undefined && { plannerBaseUrl }), ...(executorBaseUrl !== undefined && { executorBaseUrl }) };
 }
 
 function providerOf(value: string | undefined): 'ollama' | 'openai' {
@@ -246,7 +277,7 @@ function providerOf(value: string | undefined): 'ollama' | 'openai' {
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['max-rounds', 'approve', 'allow-sensitive', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config'];
+const RUN_ONLY = ['max-rounds', 'approve', 'allow-sensitive', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

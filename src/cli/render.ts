@@ -78,6 +78,19 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         newline();
         out.write(c(DIM, `[context window ${event.previous} → ${event.window} tokens: ${event.reason}]`) + '\n');
         break;
+      case 'plan':
+        newline();
+        out.write(c(DIM, `[plan: ${event.steps.length} step${event.steps.length === 1 ? '' : 's'}]`) + '\n');
+        for (const [i, step] of event.steps.entries()) out.write(c(DIM, `  ${i + 1}. ${step.goal}`) + '\n');
+        break;
+      case 'step_start':
+        newline();
+        out.write(c(DIM, `[step ${event.index + 1}/${event.total}: ${event.goal}]`) + '\n');
+        break;
+      case 'step_end':
+        newline();
+        if (event.status !== 'ok') out.write(c(DIM, `[step ${event.stepId} ${event.status}${event.summary ? `: ${event.summary}` : ''}]`) + '\n');
+        break;
       case 'error':
         newline();
         err.write(c(RED, `error: ${event.message}`) + '\n');

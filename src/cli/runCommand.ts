@@ -44,14 +44,18 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     if (e.type === 'error') lastError = e.message;
   });
 
-  const provider: ChatProvider = createProvider({
-    provider: options.provider,
-    firstByteTimeoutMs: options.firstByteTimeoutMs,
-    ...(options.baseUrl && { baseUrl: options.baseUrl }),
-    ...(options.apiKey && { apiKey: options.apiKey }),
-  });
+  const makeProvider = (baseUrl: string | undefined): ChatProvider =>
+    createProvider({
+      provider: options.provider,
+      firstByteTimeoutMs: options.firstByteTimeoutMs,
+      ...(baseUrl && { baseUrl }),
+      ...(options.apiKey && { apiKey: options.apiKey }),
+    });
+  const planned = options.orchestrator;
+  // Without --model, the planner model (on its server) is also the single-model loop a planned turn falls back to.
+  const provider: ChatProvider = makeProvider(!options.model && planned?.plannerBaseUrl ? planned.plannerBaseUrl : options.baseUrl);
 
-  let model = options.model;
+  let model = options.model ?? planned?.plannerModel;
   if (!model) {
     try {
       const models = await provider.listModels(signal);
@@ -161,6 +165,12 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
     toolSelector,
     ...(knowledge && { knowledge }),
+    ...(planned && {
+      orchestrator: {
+        planner: { provider: makeProvider(planned.plannerBaseUrl ?? options.baseUrl), model: planned.plannerModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
+        executor: { provider: makeProvider(planned.executorBaseUrl ?? options.baseUrl), model: planned.executorModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
+      },
+    }),
   });
 
   let outcome;

@@ -24,6 +24,7 @@ import { createContextManager, type ContextManager, type ContextManagerOptions }
 import type { IndexSummaryPort, KnowledgeRetriever, Retrieval } from '../knowledge/types';
 import { renderRetrievedContext } from '../knowledge/renderRetrieval';
 import { estimateTokens } from '../tokens';
+import { createOrchestrator, type Orchestrator, type OrchestratorOptions } from '../orchestrator';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -86,6 +87,8 @@ export interface AgentSessionOptions {
   toolSelector?: ToolPreFilter;
   /** The workspace index: retrieval and compression by summaries. */
   knowledge?: SessionKnowledge;
+  /** Two models per turn: a planner plans and answers, an executor runs each step's tools (src/core/orchestrator). */
+  orchestrator?: OrchestratorOptions;
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   history?: ChatMessage[];
   /** Injected for tests (retry backoff). */
@@ -100,6 +103,7 @@ export class AgentSession {
   private protocol: ToolProtocol = 'native';
   /** The context-window manager: status for the meter, compressNow for the command. */
   readonly context: ContextManager | undefined;
+  private readonly orchestrator: Orchestrator | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.history = options.history ? [...options.history] : [];
@@ -153,6 +157,21 @@ export class AgentSession {
       ...(o.sleep && { sleep: o.sleep }),
       openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
     });
+    if (o.orchestrator) {
+      this.orchestrator = createOrchestrator(
+        o.orchestrator,
+        {
+          tracker: o.tracker,
+          ...(o.agentSettings && { agentSettings: o.agentSettings }),
+          ...(o.toolSelector && { toolFilter: o.toolSelector }),
+          ...(o.think !== undefined && { think: o.think }),
+          ...(o.sleep && { sleep: o.sleep }),
+        },
+        o.bus,
+        o.registry,
+        o.allowedRisks,
+      );
+    }
   }
 
   private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> => {
@@ -288,7 +307,8 @@ export class AgentSession {
       this.turn = { text, retrieved: false };
       this.retrievedContext = undefined; // the last turn's code is not this request's
       o.toolSelector?.startTurn();
-      return await runTurn(
+      // Orchestrated: same history and config; the normal turn is its fallback.
+      return await (this.orchestrator ? this.orchestrator.run : runTurn)(
         this.history,
         text,
         {

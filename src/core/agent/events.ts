@@ -47,6 +47,10 @@ export type AgentEvent =
     }
   /** What the workspace index gave this turn's request (once per turn, when it found something or has a notice). */
   | RetrievalEvent
+  /** An orchestrated turn (src/core/orchestrator): the planner's plan, then each step around its ordinary rounds. */
+  | PlanEvent
+  | { type: 'step_start'; stepId: string; goal: string; index: number; total: number }
+  | { type: 'step_end'; stepId: string; status: StepStatus; summary?: string }
   | { type: 'error'; message: string }
   | { type: 'turn_end'; reason: TurnEndReason; result?: string };
 
@@ -59,6 +63,14 @@ export interface RetrievalEvent {
   tokens: number;
   /** Said once per session, e.g. "no embedding model …; retrieval uses keywords". */
   notice?: string;
+}
+
+export type StepStatus = 'ok' | 'failed' | 'skipped';
+
+export interface PlanEvent {
+  type: 'plan';
+  steps: Array<{ id: string; goal: string; toolHint?: string; dependsOn: string[] }>;
+  doneWhen: string;
 }
 
 export type AgentEventType = AgentEvent['type'];
