@@ -22,6 +22,8 @@ import { HarnessStatusBar } from './vscode/status/statusBar';
 import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
+import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
+import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
 
 /** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
 let shutdownMcp: (() => Promise<void>) | undefined;
@@ -109,6 +111,8 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
     ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id }),
     ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
+    ...registerCodeToChat({ controller, chatView, store, log }),
+    registerChatCodeActions(),
     { dispose: () => (offStore(), offStatus()) },
   );
   log.info(`Local Harness ${context.extension.packageJSON?.version ?? ''} activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -5,10 +5,12 @@ import { WebviewToHostSchema, describeIssues } from '../src/shared/protocol';
 import type { HostChannel } from './host';
 import type { Layout } from './layout';
 import type { UiStateStore } from './uiState';
+import { AttachmentChips } from './attachmentChips';
 
 export class Composer {
   private busy = false;
   private pendingText: string | undefined;
+  private readonly chips: AttachmentChips;
 
   constructor(
     private readonly layout: Layout,
@@ -17,6 +19,9 @@ export class Composer {
     private readonly onChange: () => void,
   ) {
     const input = layout.input;
+    // The chips sit right above the message box they belong to.
+    this.chips = new AttachmentChips(input.ownerDocument, (id) => this.channel.post({ type: 'removeAttachment', id }));
+    input.before(this.chips.el);
     input.value = ui.get().draft;
     input.addEventListener('input', () => {
       this.ui.patch({ draft: input.value });
@@ -74,6 +79,7 @@ export class Composer {
 
   /** After each state change: the sent text either appeared as a user message, or an error came first. */
   observe(previous: ChatViewState | null, next: ChatViewState): void {
+    this.chips.render(next.attachments);
     if (this.pendingText === undefined) return;
     const from = previous && next.items.length >= previous.items.length ? previous.items.length : 0;
     for (let i = from; i < next.items.length; i++) {

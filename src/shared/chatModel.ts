@@ -88,6 +88,25 @@ export const ContextUsageSchema = z.object({
 });
 export type ContextUsage = z.infer<typeof ContextUsageSchema>;
 
+/**
+ * A context chip: a reference to code the user attached to the next message. The text is read when the message
+ * is sent (so edits made meanwhile are seen), never stored here.
+ */
+export const AttachmentSchema = z.object({
+  id: Id,
+  /** Workspace-relative path, the chip's label and the tracker's name for the file ("src/a.ts"). */
+  path: Short(4000),
+  /** The path the editor's file system reads (absolute; a URI path in remote workspaces). */
+  file: Short(8000),
+  /** 1-based inclusive; both absent = the whole file. */
+  startLine: z.optional(z.int().check(z.positive())),
+  endLine: z.optional(z.int().check(z.positive())),
+  languageId: z.optional(Short(100)),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;
+/** Most chips one message carries; more would not fit a local model's context anyway. */
+export const MAX_ATTACHMENTS = 20;
+
 export const ChatViewStateSchema = z.object({
   items: z.array(ChatItemSchema).check(z.maxLength(100_000)),
   /** A turn is running. */
@@ -97,6 +116,8 @@ export const ChatViewStateSchema = z.object({
   context: ContextUsageSchema,
   /** Counter for item ids; kept across resets so ids stay unique for the view's keyed DOM. */
   nextId: Count,
+  /** Context chips waiting for the next message (absent = none). */
+  attachments: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS))),
 });
 export type ChatViewState = z.infer<typeof ChatViewStateSchema>;
 
@@ -148,6 +169,10 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
    * `text` is what the model sees now.
    */
   z.object({ type: z.literal('compressed'), target: CompressedTargetSchema, key: Text, occurrence: Count, text: Text }),
+  /** A chip joins the pending ones (one with the same file and lines is not added twice). */
+  z.object({ type: z.literal('attachment_add'), attachment: AttachmentSchema }),
+  /** The × on the chip, or the message that carried it was sent. */
+  z.object({ type: z.literal('attachment_remove'), id: Id }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEventSchema>;
 export type ChatEventType = ChatEvent['type'];

@@ -1,8 +1,8 @@
 // The chat view's reducer: a pure function from (state, UI event) to the next state.
 // The host keeps the authoritative state with it; the webview applies the same events to its copy.
 // Updates are immutable and touch only the changed item, so the view can diff by identity.
-import type { ChatEvent, ChatItem, ChatViewState, ToolItem } from './chatModel';
-import { MAX_TOOL_TEXT } from './chatModel';
+import type { Attachment, ChatEvent, ChatItem, ChatViewState, ToolItem } from './chatModel';
+import { MAX_ATTACHMENTS, MAX_TOOL_TEXT } from './chatModel';
 import { markCompressed } from './compressedMarks';
 
 export function initialChatState(available: number | null = null): ChatViewState {
@@ -67,12 +67,50 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
     case 'turn_end':
       return endTurn(state, event.reason, event.result);
     case 'reset':
-      return { ...initialChatState(state.context.available), nextId: state.nextId };
+      // Chips belong to the message being written, like the draft: a new chat keeps them.
+      return withAttachments({ ...initialChatState(state.context.available), nextId: state.nextId }, state.attachments ?? []);
     case 'compressed': {
       const items = markCompressed(state.items, event);
       return items === state.items ? state : { ...state, items };
     }
+    case 'attachment_add':
+      return addAttachment(state, event.attachment);
+    case 'attachment_remove': {
+      const kept = (state.attachments ?? []).filter((a) => a.id !== event.id);
+      return kept.length === (state.attachments ?? []).length ? state : withAttachments(state, kept);
+    }
   }
+}
+
+/** Same file and lines as a pending chip: nothing new. Beyond the limit the oldest chip gives way. */
+function addAttachment(state: ChatViewState, attachment: Attachment): ChatViewState {
+  const current = state.attachments ?? [];
+  const same = (a: Attachment) => a.file === attachment.file && a.startLine === attachment.startLine && a.endLine === attachment.endLine;
+  if (current.some((a) => a.id === attachment.id || same(a))) return state;
+  return withAttachments(state, [...current, attachment].slice(-MAX_ATTACHMENTS));
+}
+
+function withAttachments(state: ChatViewState, attachments: Attachment[]): ChatViewState {
+  if (attachments.length > 0) return { ...state, attachments };
+  const { attachments: _gone, ...rest } = state;
+  return rest;
+}
+
+/**
+ * reduceChat for the one holder of `state.items` (the host's store): a text or thinking delta to the streaming
+ * message replaces the last item in place instead of copying every item, so a delta costs the same at 10,000
+ * items as at 10. Whoever else was handed the earlier state sees the new last item. Everything else: reduceChat.
+ */
+export function reduceChatInPlace(state: ChatViewState, event: ChatEvent): ChatViewState {
+  if (event.type === 'text' || event.type === 'thinking') {
+    const items = state.items as ChatItem[];
+    const last = items[items.length - 1];
+    if (last && last.kind === 'assistant' && last.streaming) {
+      items[items.length - 1] = { ...last, [event.type]: last[event.type] + event.text };
+      return { ...state, status: null };
+    }
+  }
+  return reduceChat(state, event);
 }
 
 export function reduceAll(state: ChatViewState, events: Iterable<ChatEvent>): ChatViewState {

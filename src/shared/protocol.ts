@@ -89,6 +89,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The History view opened (host sends the session list) or closed. */
   z.object({ type: z.literal('sessions'), open: z.boolean() }),
   z.object({ type: z.literal('sessionAction'), action: SessionActionSchema, id: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  /** The × on a context chip. */
+  z.object({ type: z.literal('removeAttachment'), id: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

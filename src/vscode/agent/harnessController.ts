@@ -36,6 +36,7 @@ import { showCompression } from '../sessions/liveCompression';
 import { buildAttachedMessage, type AttachedMessage } from '../codeToChat/readAttachments';
 import { compactAttachedMessage, splitAttachedMessage } from '../../shared/attachedMessage';
 import { untilAborted } from '../../core/abortable';
+import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
 
 export interface HarnessControllerDeps {
   store: ChatStateStore;
@@ -95,6 +96,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private restoredState: ContextState | undefined;
   /** What the workspace index gave the latest request ("what the model knows" shows it). */
   private lastRetrieval: RetrievalEvent | undefined;
+  /** "Run With Planner…" asked for the turn being sent to be planned (whatever `orchestrator.enabled` says). */
+  private plannedTurn = false;
   readonly models: ModelService;
   private readonly modelListeners = new Set<() => void>();
   private readonly hotListeners = new Set<() => void>();
@@ -156,6 +159,17 @@ export class HarnessController implements ChatController, vscode.Disposable {
       this.turn = undefined;
       this.setBusy(false);
       finished();
+    }
+  }
+
+  /** "Run With Planner…": this one turn runs planner → executor → answer even when the setting is off. */
+  async sendWithPlanner(text: string): Promise<void> {
+    if (this.turn) throw new Error('A turn is already running. Press Stop first, or wait for it to finish.');
+    this.plannedTurn = true;
+    try {
+      await this.send(text);
+    } finally {
+      this.plannedTurn = false;
     }
   }
 
@@ -352,8 +366,12 @@ export class HarnessController implements ChatController, vscode.Disposable {
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.
     const recording = await this.deps.sessions?.forTurn(splitAttachedMessage(text)?.text ?? text, { model, provider: settings.provider });
-    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null]);
+    const planned = chooseOrchestrator(settings, model, this.plannedTurn);
+    if (planned.kind === 'unavailable' && this.plannedTurn) store.notice(planned.reason);
+    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null, orchestratorKey(planned)]);
     if (this.agent?.key !== key) {
+      const orchestrator = planned.kind === 'on' ? await orchestratorOptions(planned.choice, (s) => this.models.provider(s)) : undefined;
+      if (orchestrator) this.deps.log.info(`planned turns: planner ${orchestrator.planner.model} at ${orchestrator.planner.provider.baseUrl}, executor ${orchestrator.executor.model} at ${orchestrator.executor.provider.baseUrl}`);
       const session = engine.createEditorSession({
         provider,
         model,
@@ -379,6 +397,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
         onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
         ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
         ...(this.restoredState && { initialState: this.restoredState }),
+        ...(orchestrator && { orchestrator }),
       });
       this.restoredState = undefined;
       if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');

@@ -1,11 +1,14 @@
 // Maps the core's AgentEvents to the chat view's UI events (pure; no vscode).
 import type { AgentEvent } from '../../core/agent/events';
 import type { ChatEvent, ErrorAction } from '../../shared/protocol';
+import { compactAttachedMessage } from '../../shared/attachedMessage';
+import { planNotice, stepNotice } from '../orchestrator/orchestratorNotices';
 
 export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
   switch (event.type) {
     case 'turn_start':
-      return [{ type: 'turn_start', text: event.message }];
+      // Attached code is for the model; the panel shows the question and the chips' labels.
+      return [{ type: 'turn_start', text: compactAttachedMessage(event.message) }];
     case 'round_start':
       return [{ type: 'round_start' }];
     case 'status':
@@ -66,6 +69,17 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
     case 'tools_offered':
       // The meter shows the request's size; which tools were offered is in the log and the MCP Servers view.
       return [];
+    case 'plan':
+      // Planner/executor turns (src/core/orchestrator): the plan is also the todo list ("What the model knows"),
+      // which ticks off as steps finish; the chat says what was planned and which steps did not succeed.
+      return [{ type: 'notice', text: planNotice(event) }];
+    case 'step_start':
+      // The step's tool calls show as ordinary cards; the todo list marks it in progress.
+      return [];
+    case 'step_end': {
+      const text = stepNotice(event);
+      return text ? [{ type: 'notice', text }] : [];
+    }
     case 'error':
       return [{ type: 'error', text: event.message, actions: suggestActions(event.message) }];
     case 'turn_end':

@@ -2,8 +2,8 @@
 // announced to subscribers (the webview bridge, the status bar). No vscode import: unit-testable in node.
 import type { AgentEvent } from '../../core/agent/events';
 import type { ChatMessage } from '../../core/messages';
-import type { ChatEvent, ChatViewState, ErrorAction } from '../../shared/protocol';
-import { initialChatState, reduceChat } from '../../shared/chatState';
+import type { Attachment, ChatEvent, ChatViewState, ErrorAction } from '../../shared/protocol';
+import { initialChatState, reduceChatInPlace } from '../../shared/chatState';
 import { agentEventToChatEvents } from './agentEventMapping';
 import { itemsFromHistory } from './historyItems';
 
@@ -42,8 +42,13 @@ export class ChatStateStore {
     for (const e of agentEventToChatEvents(event)) this.dispatch(e);
   }
 
+  /**
+   * The store is the only owner of its items array: a streamed delta replaces the last item in place (O(1) at
+   * any conversation length). A state read from `state`, `snapshot()` or a change is therefore current until
+   * the next dispatch; keep a copy (posting to the webview serializes it) to hold on to it.
+   */
   dispatch(event: ChatEvent): void {
-    this.current = reduceChat(this.current, event);
+    this.current = reduceChatInPlace(this.current, event);
     this.seqNo++;
     this.announce({ seq: this.seqNo, event, state: this.current });
   }
@@ -61,6 +66,19 @@ export class ChatStateStore {
     this.dispatch({ type: 'error', text, actions });
   }
 
+  /** A context chip for the next message (see src/vscode/codeToChat). */
+  addAttachment(attachment: Attachment): void {
+    this.dispatch({ type: 'attachment_add', attachment });
+  }
+
+  removeAttachment(id: string): void {
+    if (this.current.attachments?.some((a) => a.id === id)) this.dispatch({ type: 'attachment_remove', id });
+  }
+
+  get attachments(): readonly Attachment[] {
+    return this.current.attachments ?? [];
+  }
+
   setContextLimit(available: number | null): void {
     if (available === this.current.context.available) return;
     this.dispatch({ type: 'context_limit', available: available === null ? null : Math.max(0, Math.round(available)) });
@@ -70,7 +88,7 @@ export class ChatStateStore {
   load(history: readonly ChatMessage[]): void {
     const fresh = initialChatState(this.current.context.available);
     const { items, nextId } = itemsFromHistory(history, this.current.nextId);
-    this.current = { ...fresh, items, nextId };
+    this.current = { ...fresh, items, nextId, ...(this.current.attachments && { attachments: this.current.attachments }) };
     this.seqNo++;
     this.announce({ seq: this.seqNo, state: this.current });
   }

@@ -181,6 +181,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'sessionAction':
         await this.sessionsHandler?.(msg);
         return;
+      case 'removeAttachment':
+        this.store.removeAttachment(msg.id);
+        return;
       case 'perf':
         this.log.info(`chat view perf: ${msg.name} ${msg.ms.toFixed(1)} ms${msg.count !== undefined ? ` (${msg.count} items)` : ''}`);
         return;

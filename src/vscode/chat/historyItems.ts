@@ -2,6 +2,7 @@
 import type { ChatMessage } from '../../core/messages';
 import type { ChatItem, ToolItem } from '../../shared/protocol';
 import { capText } from '../../shared/chatState';
+import { compactAttachedMessage } from '../../shared/attachedMessage';
 import { formatArguments } from './agentEventMapping';
 
 export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1): { items: ChatItem[]; nextId: number } {
@@ -13,7 +14,7 @@ export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1): 
       case 'system':
         break;
       case 'user':
-        items.push({ kind: 'user', id: id(), text: message.content });
+        items.push({ kind: 'user', id: id(), text: compactAttachedMessage(message.content) });
         break;
       case 'assistant':
         if (message.content || message.thinking) {
