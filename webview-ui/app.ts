@@ -162,8 +162,9 @@ export class ChatApp {
     root.dataset['snapshotMs'] = ms.toFixed(1);
     root.dataset['snapshotItems'] = String(count);
     this.channel.post({ type: 'perf', name: 'snapshot', ms, count });
+    // Saved as the distance from the end (see wireControls): older items are built above on the way there.
     const saved = this.ui.get().scrollTop;
-    if (saved !== null) this.layout.conversation.scrollTop = saved;
+    if (saved !== null) this.conversation.restoreOffsetFromBottom(saved);
   }
 
   private wireControls(): void {
@@ -179,7 +180,8 @@ export class ChatApp {
     layout.historyPanel.addEventListener('click', (e) => this.onHistoryClick(e));
     layout.conversation.addEventListener('click', (e) => this.onConversationClick(e));
     layout.conversation.addEventListener('scroll', () => {
-      this.ui.patch({ scrollTop: this.conversation.isFollowing ? null : Math.round(layout.conversation.scrollTop) });
+      // The distance from the end, not from the top: only the newest items are built when the view comes back.
+      this.ui.patch({ scrollTop: this.conversation.isFollowing ? null : Math.round(this.conversation.offsetFromBottom()) });
     });
     layout.modelError.addEventListener('click', (e) => this.onConversationClick(e));
   }

@@ -1,29 +1,36 @@
-// The message list. A snapshot is rendered newest-first in chunks (the visible end appears at once, older
-// items are prepended between frames), and later states only touch the items the reducer replaced.
+// The message list. Only the newest items of a snapshot are built (enough to fill the view and a margin);
+// older ones are built when the user scrolls near the top, so opening a 10,000-message session parses the
+// markdown of a few dozen. Later states only touch the items the reducer replaced.
 import type { ChatItem, ChatViewState } from '../src/shared/protocol';
 import { h, setHidden } from './dom';
+import { ItemGroups } from './views/itemGroups';
 import { createItemView, type ItemView, type ViewContext } from './views/itemView';
 
 export interface ConversationOptions {
-  /** Items rendered synchronously from the end of a snapshot. */
+  /** Items built synchronously from the end of a snapshot. */
   firstChunk?: number;
-  /** Older items rendered per later task. */
+  /** Older items built each time the user nears the top. */
   chunk?: number;
-  /** Called when a snapshot is fully in the DOM. */
+  /** Called when a snapshot's visible end is in the DOM (older items are built on demand). */
   onSnapshotRendered?: (ms: number, items: number) => void;
 }
 
 /** Within this many pixels of the bottom counts as "following the stream". */
 const STICK_PX = 48;
+/** Older items are built while fewer than this many pixels of built content lie above the viewport. */
+const TOP_MARGIN_PX = 1500;
 
 export class ConversationView {
   readonly list: HTMLElement;
   private readonly empty: HTMLElement;
+  /** Just above the list: seen (within the margin) means older items should be built. */
+  private readonly sentinel: HTMLElement;
+  private readonly observer: IntersectionObserver | undefined;
+  private readonly groups: ItemGroups;
   private views: Array<ItemView | undefined> = [];
   private items: readonly ChatItem[] = [];
-  /** Items below this index are not in the DOM yet (snapshot still filling in). */
+  /** Items below this index are not built yet: they wait for the user to scroll up. */
   private renderedFrom = 0;
-  private generation = 0;
   /**
    * Following the stream at the bottom. Kept from scroll events rather than measured each frame, so a frame
    * forces at most one layout (the scroll to the bottom).
@@ -38,17 +45,33 @@ export class ConversationView {
     private readonly options: ConversationOptions = {},
   ) {
     this.firstChunk = options.firstChunk ?? 60;
-    this.chunk = options.chunk ?? 150;
+    this.chunk = options.chunk ?? 60;
     this.empty = h(ctx.doc, 'div', 'empty-state');
     this.empty.append(
       h(ctx.doc, 'p', 'empty-title', 'Ask Local Harness to change, fix or explain code in this workspace.'),
       h(ctx.doc, 'p', 'empty-hint', 'It reads and edits files with your approval. Enter sends, Shift+Enter adds a line.'),
     );
+    this.sentinel = h(ctx.doc, 'div', 'older-sentinel');
+    this.sentinel.setAttribute('aria-hidden', 'true');
     this.list = h(ctx.doc, 'div', 'items');
-    scroller.append(this.empty, this.list);
+    this.groups = new ItemGroups(ctx.doc, this.list);
+    scroller.append(this.empty, this.sentinel, this.list);
+    // The view stays in place while older items are built above by moving scrollTop itself (style.css turns
+    // off the browser's own scroll anchoring, which would move it twice).
     scroller.addEventListener('scroll', () => {
       this.following = this.atBottom();
+      this.buildOlderIfNearTop();
     });
+    // The sentinel catches what scroll events cannot: built content too short to scroll at all.
+    const IO = ctx.doc.defaultView?.IntersectionObserver;
+    this.observer = IO
+      ? new IO((entries) => entries.some((e) => e.isIntersecting) && this.buildOlderFromSentinel(), {
+          root: scroller,
+          rootMargin: `${TOP_MARGIN_PX}px 0px 0px 0px`,
+        })
+      : undefined;
+    this.observer?.observe(this.sentinel);
+    this.publish();
   }
 
   get isFollowing(): boolean {
@@ -59,35 +82,26 @@ export class ConversationView {
     return this.views.length - this.renderedFrom;
   }
 
-  /** Replace everything with `state`: the newest items now, older ones in later tasks. */
+  /** Items older than every built one (not in the DOM until scrolled to). */
+  get unbuiltCount(): number {
+    return this.renderedFrom;
+  }
+
+  /** Replace everything with `state`: the newest items now, older ones when scrolled to. */
   showSnapshot(state: ChatViewState): void {
     const started = this.ctx.timing.now();
-    const generation = ++this.generation;
     for (const v of this.views) v?.dispose();
     this.items = state.items;
     this.views = new Array<ItemView | undefined>(state.items.length);
-    this.list.replaceChildren();
+    this.groups.clear();
     setHidden(this.empty, state.items.length > 0);
-    const n = state.items.length;
-    this.renderedFrom = n;
-    this.renderOlder(this.firstChunk);
+    this.renderedFrom = state.items.length;
+    this.buildOlder(this.firstChunk);
     this.following = true;
     this.scrollToBottom();
-    const step = () => {
-      if (generation !== this.generation) return; // a newer snapshot replaced this one
-      if (this.renderedFrom === 0) {
-        this.options.onSnapshotRendered?.(this.ctx.timing.now() - started, n);
-        return;
-      }
-      const before = this.scroller.scrollHeight;
-      this.renderOlder(this.chunk);
-      // Keep what the user looks at in place while older items appear above it.
-      if (this.following) this.scrollToBottom();
-      else this.scroller.scrollTop += this.scroller.scrollHeight - before;
-      this.ctx.timing.setTimer(step, 0);
-    };
-    // Older chunks wait for later tasks so input and paint get in between.
-    this.ctx.timing.setTimer(step, 0);
+    this.options.onSnapshotRendered?.(this.ctx.timing.now() - started, state.items.length);
+    // A fresh look at the sentinel: the first chunk may not fill the view.
+    this.recheckSentinel();
   }
 
   /** Bring the DOM from the previous state to `state`, touching only replaced or new items. */
@@ -100,6 +114,7 @@ export class ConversationView {
       return;
     }
     this.items = next;
+    // Built items only: the unbuilt ones will be made from `this.items` when scrolled to.
     for (let i = this.renderedFrom; i < prev.length; i++) {
       if (prev[i] === next[i]) continue;
       if (prev[i]!.id !== next[i]!.id) {
@@ -109,14 +124,10 @@ export class ConversationView {
       }
       this.views[i]!.update(next[i]!);
     }
-    if (next.length > prev.length) {
-      const fragment = this.ctx.doc.createDocumentFragment();
-      for (let i = prev.length; i < next.length; i++) {
-        const view = createItemView(next[i]!, this.ctx);
-        this.views[i] = view;
-        fragment.append(view.el);
-      }
-      this.list.append(fragment);
+    for (let i = prev.length; i < next.length; i++) {
+      const view = createItemView(next[i]!, this.ctx);
+      this.views[i] = view;
+      this.groups.append(i, view.el);
     }
     setHidden(this.empty, next.length > 0);
     if (this.following) this.scrollToBottom();
@@ -127,21 +138,68 @@ export class ConversationView {
     return s.scrollHeight - s.scrollTop - s.clientHeight <= STICK_PX;
   }
 
+  /** One layout read and one write; called from the frame callback, so once per frame at most. */
   scrollToBottom(): void {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
-  private renderOlder(count: number): void {
+  /** Distance of the viewport's top from the end of the content (stable while older items are built above). */
+  offsetFromBottom(): number {
+    return this.scroller.scrollHeight - this.scroller.scrollTop;
+  }
+
+  /** Scroll to a position saved with offsetFromBottom(), building older items until it exists. */
+  restoreOffsetFromBottom(offset: number): void {
+    const s = this.scroller;
+    while (this.renderedFrom > 0 && s.scrollHeight < offset + s.clientHeight) this.buildOlder(this.chunk);
+    s.scrollTop = Math.max(0, s.scrollHeight - offset);
+    this.following = this.atBottom();
+  }
+
+  /** Build the next older chunk, keeping what the user looks at in place. Returns false when all are built. */
+  buildOlderChunk(): boolean {
+    if (this.renderedFrom === 0) return false;
+    const s = this.scroller;
+    const before = s.scrollHeight;
+    const top = s.scrollTop;
+    this.buildOlder(this.chunk);
+    s.scrollTop = top + (s.scrollHeight - before);
+    return true;
+  }
+
+  private buildOlderIfNearTop(): void {
+    if (this.renderedFrom > 0 && this.scroller.scrollTop < TOP_MARGIN_PX) this.buildOlderChunk();
+  }
+
+  private buildOlderFromSentinel(): void {
+    if (!this.buildOlderChunk()) return;
+    this.recheckSentinel();
+  }
+
+  /** Observing again reports the sentinel's current state: still in range means build more. */
+  private recheckSentinel(): void {
+    if (!this.observer || this.renderedFrom === 0) return;
+    this.observer.unobserve(this.sentinel);
+    this.observer.observe(this.sentinel);
+  }
+
+  private buildOlder(count: number): void {
     const end = this.renderedFrom;
     const start = Math.max(0, end - count);
     if (start === end) return;
-    const fragment = this.ctx.doc.createDocumentFragment();
+    const els: HTMLElement[] = [];
     for (let i = start; i < end; i++) {
       const view = createItemView(this.items[i]!, this.ctx);
       this.views[i] = view;
-      fragment.append(view.el);
+      els.push(view.el);
     }
-    this.list.insertBefore(fragment, this.list.firstChild);
+    this.groups.prepend(start, els);
     this.renderedFrom = start;
+    this.publish();
+  }
+
+  /** For tests and tools: how many older items wait to be built. */
+  private publish(): void {
+    this.list.dataset['unbuilt'] = String(this.renderedFrom);
   }
 }

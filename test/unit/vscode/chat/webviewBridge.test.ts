@@ -178,7 +178,7 @@ function connect(bridge: WebviewBridge, webview: RecordingWebview, app: MountedA
 /** What the user sees in the panel, compactly. */
 function screen(app: MountedApp): string[] {
   app.timing.settle();
-  return app.qa('.items > *').map((el) => {
+  return app.qa('.item-group > *').map((el) => {
     if (el.classList.contains('tool-card')) {
       return `card ${el.querySelector('.tool-name')?.textContent} ${el.getAttribute('data-status')} ${el.getAttribute('data-approval') ?? ''}`.trim();
     }
