@@ -20,7 +20,15 @@ export const SERVER_KEYS = ['provider', 'ollama.host', 'openai.baseUrl'] as cons
  * on the user's server; the approval keys are also `"scope": "application"` in package.json, and are read here
  * from the user scope too so a repository cannot widen what runs without asking even if that scope changes.
  */
-export const USER_ONLY_KEYS = ['fallbackModels', 'approval.sensitivePatterns', 'approval.autoApprove', 'approval.rules'] as const;
+export const USER_ONLY_KEYS = [
+  'fallbackModels',
+  'approval.sensitivePatterns',
+  'approval.autoApprove',
+  'approval.rules',
+  // The planner's and executor's servers receive the conversation like the chat's: the user's choice only.
+  'orchestrator.plannerBaseUrl',
+  'orchestrator.executorBaseUrl',
+] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */
 export interface ScopedValues {

@@ -46,6 +46,22 @@ export interface HarnessSettings {
   reindexOnSave: boolean;
   /** Embedding model for the workspace index (`index.embeddingModel`, else `tools.embeddingModel`); empty: keyword retrieval. */
   indexEmbeddingModel: string;
+  /** Planner/executor turns (issue 11). */
+  orchestrator: OrchestratorSettings;
+}
+
+/** `localharness.orchestrator.*`: a planner model plans and answers, an executor model runs each step's tools. */
+export interface OrchestratorSettings {
+  /** Every turn is planned (needs `executorModel`); the "Run With Planner…" command plans one turn regardless. */
+  enabled: boolean;
+  /** Empty: the chat model. */
+  plannerModel: string;
+  /** Empty: no orchestration (there is no sensible default for the small model). */
+  executorModel: string;
+  /** Empty: the chat's server. Same provider kind as the chat. User settings only (serverSettings.ts). */
+  plannerBaseUrl: string;
+  executorBaseUrl: string;
+  maxSteps: number;
 }
 
 export type IndexOnRead = 'off' | 'ask' | 'auto';
@@ -73,6 +89,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   indexOnRead: 'ask',
   reindexOnSave: false,
   indexEmbeddingModel: '',
+  orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', maxSteps: 12 },
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -155,6 +172,8 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
   if (reindexRaw !== undefined && reindexRaw !== null && typeof reindexRaw !== 'boolean') problems.push('localharness.index.reindexOnSave should be true or false; using false.');
   const embeddingModel = str('tools.embeddingModel', d.embeddingModel);
 
+  const orchestrator = parseOrchestrator(get, str, int, problems);
+
   const rules = parseRules(get('approval.rules'));
   problems.push(...rules.problems.map((p) => `localharness.approval.rules: ${p}`));
 
@@ -180,6 +199,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     indexOnRead,
     reindexOnSave,
     indexEmbeddingModel: str('index.embeddingModel', d.indexEmbeddingModel) || embeddingModel,
+    orchestrator,
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
@@ -187,6 +207,37 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     }
   }
   return { settings, problems };
+}
+
+function parseOrchestrator(
+  get: SettingGetter,
+  str: (key: string, fallback: string) => string,
+  int: (key: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): OrchestratorSettings {
+  const d = DEFAULT_SETTINGS.orchestrator;
+  const enabledRaw = get('orchestrator.enabled');
+  const enabled = typeof enabledRaw === 'boolean' ? enabledRaw : d.enabled;
+  if (enabledRaw !== undefined && enabledRaw !== null && typeof enabledRaw !== 'boolean') problems.push('localharness.orchestrator.enabled should be true or false; using false.');
+  // A mistyped address must not send the conversation somewhere unexpected: it is reported and the chat's server used.
+  const address = (key: string): string => {
+    const url = normalizeServerUrl(str(key, ''));
+    if (url === '' || /^https?:\/\/[^/]/i.test(url)) return url;
+    problems.push(`localharness.${key} "${url}" is not an http(s) address; using the chat's server.`);
+    return '';
+  };
+  const settings: OrchestratorSettings = {
+    enabled,
+    plannerModel: str('orchestrator.plannerModel', d.plannerModel),
+    executorModel: str('orchestrator.executorModel', d.executorModel),
+    plannerBaseUrl: address('orchestrator.plannerBaseUrl'),
+    executorBaseUrl: address('orchestrator.executorBaseUrl'),
+    maxSteps: int('orchestrator.maxSteps', d.maxSteps, 1, 50),
+  };
+  if (settings.enabled && !settings.executorModel) {
+    problems.push('localharness.orchestrator.enabled is on but localharness.orchestrator.executorModel is empty; turns run in the single-model loop.');
+  }
+  return settings;
 }
 
 /** An object setting checked with its zod schema; a bad one is reported and replaced by the defaults. */

@@ -17,6 +17,7 @@ import type { ToolRegistry } from '../../core/tools/registry';
 import type { WorkspaceRoots } from '../../core/tools/workspaceRoots';
 import type { HarnessSettings } from '../settings';
 import type { VectorCachePort } from '../../core/embeddings';
+import type { OrchestratorOptions } from '../../core/orchestrator';
 import { createToolPreFilter } from '../../indexing/toolPreFilter';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './promptBuilder';
 
@@ -49,6 +50,8 @@ export interface EditorSessionInput {
   vectors?: VectorCachePort;
   /** The workspace index: retrieval before model calls, index summaries in compression. */
   knowledge?: SessionKnowledge;
+  /** Planner and executor (issue 11): each turn of this session is planned, executed step by step, synthesized. */
+  orchestrator?: OrchestratorOptions;
 }
 
 /**
@@ -88,6 +91,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     history: [...input.history],
     ...(input.onMessage && { onMessage: input.onMessage }),
     ...(input.knowledge && { knowledge: input.knowledge }),
+    ...(input.orchestrator && { orchestrator: input.orchestrator }),
     toolSelector: createToolPreFilter({
       provider: input.provider,
       registry: input.registry,

@@ -9,6 +9,7 @@ import type { ApiKeyStore } from '../secrets';
 import type { ServerChoiceStore } from '../serverConsent';
 import { originOf } from '../serverSettings';
 import { selectModelCommand } from './selectModel';
+import { runWithPlanner } from '../orchestrator/runWithPlannerCommand';
 
 export interface CommandDeps {
   controller: HarnessController;
@@ -41,6 +42,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       manageApprovalRules({ rules: deps.rules, servers: deps.servers, log, onServersChanged: () => controller.serverChoicesChanged() }),
     'localharness.setApiKey': () => setApiKey(deps),
     'localharness.checkServer': () => checkServer(controller),
+    'localharness.runWithPlanner': () => runWithPlanner({ controller, focusChat, log }),
     'localharness.showHotContext': async () => {
       await focusChat();
       chatView.revealHotContext();
