@@ -172,8 +172,8 @@ for (const wire of WIRE_FORMATS) {
       const child = spawn(process.execPath, [CLI, 'run', ...wire.flags(server), '--workspace', ws, '--db', dbPath, '--json', 'slow'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      // Wait until the model started answering, then interrupt.
-      for (let i = 0; i < 200 && !stdout.includes('"type":"text"'); i++) await new Promise((r) => setTimeout(r, 25));
+      // Wait until the model started answering, then interrupt (a loaded machine may take seconds to start the CLI).
+      for (let i = 0; i < 800 && !stdout.includes('"type":"text"'); i++) await new Promise((r) => setTimeout(r, 25));
       assert.ok(stdout.includes('"type":"text"'), 'the stream should have started');
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
