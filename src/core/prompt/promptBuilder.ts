@@ -17,9 +17,10 @@ export const PART_PRIORITY = {
   rules_files: 80,
   planning: 75,
   hot_context: 70,
-  retrieved_context: 60,
   capabilities: 50,
   chain_of_thought: 30,
+  /** Retrieved code is the least needed and the largest optional part: the first to go when the window is tight. */
+  retrieved_context: 20,
 } as const;
 
 export const CHAIN_OF_THOUGHT = 'Before each step, think briefly: what you know, what is missing, and which tool gets it. Keep that reasoning short.';

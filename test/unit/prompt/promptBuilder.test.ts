@@ -48,9 +48,11 @@ test('optional parts are left out when they have nothing to say', () => {
 
 test('a tight budget drops the lowest priorities first and reports it', () => {
   const whole = composeSystemPrompt(full).tokens;
-  const cot = composeSystemPrompt({ ...full, budgetTokens: whole - 5 });
+  const first = composeSystemPrompt({ ...full, budgetTokens: whole - 5 });
+  assert.deepEqual(first.dropped, ['retrieved_context'], 'retrieved code is the first to go');
+  assert.match(first.notice!, /over its budget of \d+ tokens; left out: retrieved_context\./);
+  const cot = composeSystemPrompt({ ...full, retrievedContext: undefined, budgetTokens: composeSystemPrompt({ ...full, retrievedContext: undefined }).tokens - 5 });
   assert.deepEqual(cot.dropped, ['chain_of_thought']);
-  assert.match(cot.notice!, /over its budget of \d+ tokens; left out: chain_of_thought\./);
 
   const tiny = composeSystemPrompt({ ...full, budgetTokens: 10 });
   const order = Object.entries(PART_PRIORITY)
