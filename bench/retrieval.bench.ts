@@ -16,6 +16,7 @@ import { KnowledgeIndexRetriever, chunkEmbeddingText } from '../src/indexing/ret
 import { VectorMatrix } from '../src/indexing/vectorMatrix';
 import { fakeEmbedding } from '../test/helpers/fakeLlm/embeddings';
 import { MemoryKnowledgeStore, knowledgeWrite } from '../test/helpers/knowledge/memoryKnowledgeStore';
+import { seeded as random } from '../test/unit/context/mixedCorpus';
 
 const STRICT = process.argv.includes('--strict');
 const FILES = 500;
@@ -51,18 +52,6 @@ const WORDS = (
   'trace transfer upload user value vendor version volume warehouse webhook widget window worker workspace zone'
 ).split(' ');
 const VERBS = 'parse format validate compute merge resize stream evict load save send fetch build render sync encode decode apply check update'.split(' ');
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function buildStore(): MemoryKnowledgeStore {
   const next = random(42);

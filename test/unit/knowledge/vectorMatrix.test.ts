@@ -6,18 +6,7 @@ import assert from 'node:assert/strict';
 import { cosine } from '../../../src/core/embeddings';
 import { fuseRankings, RRF_K } from '../../../src/indexing/rankFusion';
 import { topK, VectorMatrix } from '../../../src/indexing/vectorMatrix';
-
-/** Deterministic pseudo-random numbers (mulberry32) so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as random } from '../context/mixedCorpus';
 
 function vectors(n: number, dims: number, seed: number): Float32Array[] {
   const next = random(seed);
