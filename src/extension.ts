@@ -21,9 +21,12 @@ import { userOpenaiOrigin } from './vscode/settingsReader';
 import { HarnessStatusBar } from './vscode/status/statusBar';
 import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
+import { samplingModelOf } from './vscode/mcp/samplingModel';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
+import { mcpChatSource } from './vscode/mcp/mcpChatSource';
+import { registerMcpChat } from './vscode/mcp/mcpChat';
 
 /** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
 let shutdownMcp: (() => Promise<void>) | undefined;
@@ -52,8 +55,10 @@ export function activate(context: vscode.ExtensionContext): void {
       ),
   });
   // MCP servers start when the chat is first shown or a turn starts, never at activation.
-  const mcp = createMcp({ context, log, getRegistry: () => controller.toolRegistry() });
+  const mcp = createMcp({ context, log, getRegistry: () => controller.toolRegistry(), samplingModel: samplingModelOf(() => controller) });
   shutdownMcp = () => mcp.service.shutdown();
+  // The servers' prompts and resources, for the chat's slash commands and resource chips.
+  const mcpChat = mcpChatSource(mcp.service);
   // Durable sessions: the database opens on the first turn or when the History is shown, never at activation.
   const sessions = createSessionService(context, store, log);
   const fs = new VsCodeFileSystem();
@@ -65,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
     sessions,
     beforeTurn: (signal) => mcp.service.beforeTurn(signal, (message) => store.notice(message)),
     knowledge: knowledge.session,
+    readResource: (server, uri, signal) => mcpChat.readResource(server, uri, signal),
     rules,
     apiKeys,
     serverConsent,
@@ -112,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id }),
     ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
+    ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),
     registerChatCodeActions(),
     { dispose: () => (offStore(), offStatus()) },
   );

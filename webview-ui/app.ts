@@ -7,7 +7,8 @@ import { reduceAll } from '../src/shared/chatState';
 import { Composer } from './composer';
 import { ConversationView } from './conversationView';
 import { updateControls, updateModels } from './controls';
-import { createHostChannel, readHostMessage, type HostChannel, type VsCodeApi } from './host';
+import { createHostChannel, type HostChannel, type VsCodeApi } from './host';
+import { readHostMessageLazily } from './snapshotMessage';
 import { renderHotContext } from './hotContextPanel';
 import { buildLayout, type Layout } from './layout';
 import type { MarkdownRenderer } from './markdown';
@@ -16,6 +17,8 @@ import { UiStateStore } from './uiState';
 
 /** A frame whose DOM work takes this long is visible jank. */
 const SLOW_FRAME_MS = 50;
+/** Items asked from the host at a time when the user scrolls past the oldest one the panel holds. */
+const OLDER_CHUNK = 500;
 
 export interface ChatAppDeps {
   doc: Document;
@@ -34,6 +37,8 @@ export class ChatApp {
   private readonly conversation: ConversationView;
   private readonly frames: FrameBatcher;
   private state: ChatViewState | null = null;
+  /** Items the host holds before `state.items[0]` (a long conversation's snapshot carries its newest items). */
+  private older = 0;
   private seq = -1;
   /** The state the DOM shows; null until the first snapshot is drawn. */
   private drawn: ChatViewState | null = null;
@@ -56,8 +61,11 @@ export class ChatApp {
     this.composer = new Composer(this.layout, this.channel, this.ui, () => this.frames.schedule());
     this.conversation = new ConversationView(
       this.layout.conversation,
-      { doc, markdown: deps.markdown, timing: deps.timing },
-      { onSnapshotRendered: (ms, count) => this.snapshotRendered(ms, count) },
+      { doc, markdown: deps.markdown, timing: deps.timing, ...(deps.log && { log: deps.log }) },
+      {
+        onSnapshotRendered: (ms, count) => this.snapshotRendered(ms, count),
+        onNeedOlder: (before) => this.channel.post({ type: 'olderItems', before, count: OLDER_CHUNK }),
+      },
     );
     this.wireControls();
   }
@@ -71,7 +79,7 @@ export class ChatApp {
 
   /** Entry for `message` events from the host. */
   receive(data: unknown): void {
-    const msg = readHostMessage(data, this.deps.log);
+    const msg = readHostMessageLazily(data, this.deps.log);
     if (msg) this.handle(msg);
   }
 
@@ -79,6 +87,7 @@ export class ChatApp {
     switch (msg.type) {
       case 'snapshot':
         this.state = msg.state;
+        this.older = msg.older ?? 0;
         this.seq = msg.seq;
         this.resyncRequested = false;
         this.fullRedraw = true;
@@ -93,8 +102,13 @@ export class ChatApp {
           return;
         }
         this.state = reduceAll(this.state, msg.events);
+        // New chat: the host's items are cleared too, so none are left to ask for.
+        if (msg.events.some((e) => e.type === 'reset')) this.older = 0;
         this.seq = msg.seq;
         this.frames.schedule();
+        return;
+      case 'olderItems':
+        this.receiveOlder(msg.before, msg.items, msg.older);
         return;
       case 'models':
         updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error);
@@ -107,6 +121,9 @@ export class ChatApp {
         return;
       case 'prefill':
         this.composer.prefill(msg.text);
+        return;
+      case 'mcpOffers':
+        this.composer.setMcpOffers(msg);
         return;
       case 'sessions':
         renderHistory(this.layout.historyPanel, { sessions: msg.sessions, currentId: msg.currentId, ...(msg.note !== undefined && { note: msg.note }) }, this.deps.doc);
@@ -122,9 +139,9 @@ export class ChatApp {
       const previous = this.drawn;
       if (this.fullRedraw || previous === null) {
         this.fullRedraw = false;
-        this.conversation.showSnapshot(state);
+        this.conversation.showSnapshot(state, this.older);
       } else if (previous !== state) {
-        this.conversation.update(state);
+        this.conversation.update(state, this.older);
       }
       this.composer.observe(previous, state);
       this.composer.setBusy(state.busy);
@@ -133,6 +150,24 @@ export class ChatApp {
       this.drawn = state;
     }
     this.recordFrame(this.deps.timing.now() - started, state?.busy ?? false);
+  }
+
+  /**
+   * Older items the host sent: they go in front of the state (the same objects in front of what the view
+   * shows), so later events apply to the whole list. An answer to a question no longer current is ignored.
+   */
+  private receiveOlder(before: string, items: ChatViewState['items'], older: number): void {
+    const state = this.state;
+    if (!state || state.items[0]?.id !== before || items.length === 0) return;
+    this.state = { ...state, items: [...items, ...state.items] };
+    this.older = older;
+    if (this.drawn === null || this.fullRedraw || this.conversation.oldestId !== before) {
+      // Not drawn yet, or the view moved on to another list meanwhile: the next frame draws it whole.
+      this.fullRedraw = true;
+      this.frames.schedule();
+      return;
+    }
+    this.conversation.receivedOlder(items, older);
   }
 
   private recordFrame(ms: number, busy: boolean): void {

@@ -1,6 +1,7 @@
-// The context chips above the message box: file name and lines, the full path on hover, and a × that asks the
-// host to remove the chip (the host owns them; the next state redraws the row).
-import type { Attachment } from '../src/shared/protocol';
+// The context chips above the message box: file name and lines (or an MCP resource's name), the full path (or
+// server:uri) on hover, and a × that asks the host to remove the chip (the host owns them; the next state
+// redraws the row).
+import { isResourceAttachment, resourceLabel, type Attachment } from '../src/shared/protocol';
 import { attachmentLabel } from '../src/shared/attachedMessage';
 import { h } from './dom';
 
@@ -14,7 +15,7 @@ export class AttachmentChips {
   ) {
     this.el = h(doc, 'div', 'attachment-chips');
     this.el.setAttribute('role', 'list');
-    this.el.setAttribute('aria-label', 'Attached code');
+    this.el.setAttribute('aria-label', 'Attached context');
     this.el.hidden = true;
     // One listener for every chip's × (chips are redrawn as the host's state changes).
     this.el.addEventListener('click', (e) => {
@@ -35,14 +36,26 @@ export class AttachmentChips {
   }
 
   private chip(attachment: Attachment): HTMLElement {
-    const label = attachmentLabel(attachment);
     const chip = h(this.doc, 'span', 'attachment-chip');
     chip.setAttribute('role', 'listitem');
-    chip.title = attachment.startLine === undefined ? `${label} (whole file)` : label;
-    chip.dataset['path'] = attachment.path;
-    const name = attachment.path.split('/').pop() ?? attachment.path;
-    const lines = attachment.startLine === undefined ? '' : label.slice(attachment.path.length);
-    const text = h(this.doc, 'span', 'attachment-label', `${name}${lines}`);
+    let label: string;
+    let shown: string;
+    if (isResourceAttachment(attachment)) {
+      // An MCP resource: its name on the chip, server and uri on hover.
+      label = resourceLabel(attachment);
+      chip.title = `${label} (MCP resource, read when the message is sent)`;
+      chip.classList.add('attachment-resource');
+      chip.dataset['server'] = attachment.server;
+      chip.dataset['uri'] = attachment.uri;
+      shown = `@${attachment.name ?? attachment.uri.split('/').filter(Boolean).pop() ?? attachment.uri}`;
+    } else {
+      label = attachmentLabel(attachment);
+      chip.title = attachment.startLine === undefined ? `${label} (whole file)` : label;
+      chip.dataset['path'] = attachment.path;
+      const name = attachment.path.split('/').pop() ?? attachment.path;
+      shown = `${name}${attachment.startLine === undefined ? '' : label.slice(attachment.path.length)}`;
+    }
+    const text = h(this.doc, 'span', 'attachment-label', shown);
     const remove = h(this.doc, 'button', 'attachment-remove', '×');
     remove.type = 'button';
     remove.setAttribute('aria-label', `Remove ${label}`);

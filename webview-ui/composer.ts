@@ -1,16 +1,21 @@
 // The message box: Enter sends, Shift+Enter breaks the line, Escape stops a running turn. Sent text is
 // kept until the host shows it as a user message; if the host answers with an error instead, it comes back.
-import type { ChatViewState } from '../src/shared/protocol';
+// A `/` at the start suggests the MCP prompts; the "@" button attaches an MCP resource (both offered by the host).
+import type { ChatViewState, HostToWebview } from '../src/shared/protocol';
 import { WebviewToHostSchema, describeIssues } from '../src/shared/protocol';
 import type { HostChannel } from './host';
 import type { Layout } from './layout';
 import type { UiStateStore } from './uiState';
 import { AttachmentChips } from './attachmentChips';
+import { h } from './dom';
+import { SlashSuggestions } from './slashSuggestions';
 
 export class Composer {
   private busy = false;
   private pendingText: string | undefined;
   private readonly chips: AttachmentChips;
+  private readonly suggestions: SlashSuggestions;
+  private readonly attachResource: HTMLButtonElement;
 
   constructor(
     private readonly layout: Layout,
@@ -22,13 +27,25 @@ export class Composer {
     // The chips sit right above the message box they belong to.
     this.chips = new AttachmentChips(input.ownerDocument, (id) => this.channel.post({ type: 'removeAttachment', id }));
     input.before(this.chips.el);
+    this.suggestions = new SlashSuggestions(input.ownerDocument, input);
+    // Above the chips, which stay right above the box they belong to.
+    this.chips.el.before(this.suggestions.el);
+    this.attachResource = h(input.ownerDocument, 'button', 'icon-button attach-resource', '@');
+    this.attachResource.type = 'button';
+    this.attachResource.setAttribute('aria-label', 'Attach MCP resource');
+    this.attachResource.title = 'Attach a resource of an MCP server (read when you send)';
+    this.attachResource.hidden = true;
+    this.attachResource.addEventListener('click', () => this.channel.post({ type: 'runCommand', command: 'attachMcpResource' }));
+    layout.send.parentElement?.prepend(this.attachResource);
     input.value = ui.get().draft;
     input.addEventListener('input', () => {
       this.ui.patch({ draft: input.value });
       this.clearError();
+      this.suggestions.refresh();
       this.onChange();
     });
     input.addEventListener('keydown', (e) => {
+      if (this.suggestions.handleKey(e)) return;
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
         this.send();
@@ -53,7 +70,15 @@ export class Composer {
     this.layout.input.focus();
   }
 
+  /** The prompts and resources of the ready MCP servers. */
+  setMcpOffers(offers: Extract<HostToWebview, { type: 'mcpOffers' }>): void {
+    this.suggestions.setCommands(offers.prompts);
+    this.attachResource.hidden = offers.resources === 0;
+  }
+
   prefill(text: string): void {
+    // Also the way a cancelled `/prompt` comes back: it is no longer waiting to appear as a user message.
+    this.pendingText = undefined;
     this.layout.input.value = text;
     this.ui.patch({ draft: text });
     this.onChange();

@@ -1,6 +1,8 @@
 // The message list. Only the newest items of a snapshot are built (enough to fill the view and a margin);
 // older ones are built when the user scrolls near the top, so opening a 10,000-message session parses the
-// markdown of a few dozen. Later states only touch the items the reducer replaced.
+// markdown of a few dozen. A long conversation's snapshot carries only its newest items: the older ones are
+// asked from the host (onNeedOlder) when the user scrolls past the oldest one held. Later states only touch
+// the items the reducer replaced.
 import type { ChatItem, ChatViewState } from '../src/shared/protocol';
 import { h, setHidden } from './dom';
 import { ItemGroups } from './views/itemGroups';
@@ -13,6 +15,8 @@ export interface ConversationOptions {
   chunk?: number;
   /** Called when a snapshot's visible end is in the DOM (older items are built on demand). */
   onSnapshotRendered?: (ms: number, items: number) => void;
+  /** Every item held is built and the host has older ones: ask it for those before item `before`. */
+  onNeedOlder?: (before: string) => void;
 }
 
 /** Within this many pixels of the bottom counts as "following the stream". */
@@ -31,6 +35,10 @@ export class ConversationView {
   private items: readonly ChatItem[] = [];
   /** Items below this index are not built yet: they wait for the user to scroll up. */
   private renderedFrom = 0;
+  /** Items the host holds before `items[0]`: not received yet. Item i's position in the conversation is base + i. */
+  private base = 0;
+  /** The oldest item held when older ones were last asked for (asked once until they come). */
+  private olderAskedBefore: string | undefined;
   /**
    * Following the stream at the bottom. Kept from scroll events rather than measured each frame, so a frame
    * forces at most one layout (the scroll to the bottom).
@@ -82,16 +90,26 @@ export class ConversationView {
     return this.views.length - this.renderedFrom;
   }
 
-  /** Items older than every built one (not in the DOM until scrolled to). */
-  get unbuiltCount(): number {
-    return this.renderedFrom;
+  /** The oldest item held. */
+  get oldestId(): string | undefined {
+    return this.items[0]?.id;
   }
 
-  /** Replace everything with `state`: the newest items now, older ones when scrolled to. */
-  showSnapshot(state: ChatViewState): void {
+  /** Items older than every built one (not in the DOM until scrolled to), whether received or not. */
+  get unbuiltCount(): number {
+    return this.base + this.renderedFrom;
+  }
+
+  /**
+   * Replace everything with `state`: the newest items now, older ones when scrolled to. `older`: how many
+   * items the host holds before `state.items[0]`.
+   */
+  showSnapshot(state: ChatViewState, older = 0): void {
     const started = this.ctx.timing.now();
     for (const v of this.views) v?.dispose();
     this.items = state.items;
+    this.base = older;
+    this.olderAskedBefore = undefined;
     this.views = new Array<ItemView | undefined>(state.items.length);
     this.groups.clear();
     setHidden(this.empty, state.items.length > 0);
@@ -99,18 +117,33 @@ export class ConversationView {
     this.buildOlder(this.firstChunk);
     this.following = true;
     this.scrollToBottom();
-    this.options.onSnapshotRendered?.(this.ctx.timing.now() - started, state.items.length);
+    this.options.onSnapshotRendered?.(this.ctx.timing.now() - started, older + state.items.length);
     // A fresh look at the sentinel: the first chunk may not fill the view.
     this.recheckSentinel();
   }
 
+  /**
+   * Items the host sent from before the oldest one held (`items`, oldest first; `older` more precede them).
+   * Positions of everything held stay as they are, so nothing built moves between groups.
+   */
+  receivedOlder(items: readonly ChatItem[], older: number): void {
+    this.items = [...items, ...this.items];
+    this.views = [...new Array<ItemView | undefined>(items.length), ...this.views];
+    this.renderedFrom += items.length;
+    this.base = older;
+    this.olderAskedBefore = undefined;
+    this.publish();
+    this.buildOlderIfNearTop();
+    this.recheckSentinel();
+  }
+
   /** Bring the DOM from the previous state to `state`, touching only replaced or new items. */
-  update(state: ChatViewState): void {
+  update(state: ChatViewState, older = this.base): void {
     const prev = this.items;
     const next = state.items;
     const reshaped = next.length < prev.length || (prev.length > 0 && next.length > 0 && next[0]!.id !== prev[0]!.id);
     if (reshaped) {
-      this.showSnapshot(state);
+      this.showSnapshot(state, older);
       return;
     }
     this.items = next;
@@ -127,7 +160,7 @@ export class ConversationView {
     for (let i = prev.length; i < next.length; i++) {
       const view = createItemView(next[i]!, this.ctx);
       this.views[i] = view;
-      this.groups.append(i, view.el);
+      this.groups.append(this.base + i, view.el);
     }
     setHidden(this.empty, next.length > 0);
     if (this.following) this.scrollToBottom();
@@ -156,9 +189,15 @@ export class ConversationView {
     this.following = this.atBottom();
   }
 
-  /** Build the next older chunk, keeping what the user looks at in place. Returns false when all are built. */
+  /**
+   * Build the next older chunk, keeping what the user looks at in place. Returns false when every item held
+   * is built (then older ones are asked from the host, if it has any).
+   */
   buildOlderChunk(): boolean {
-    if (this.renderedFrom === 0) return false;
+    if (this.renderedFrom === 0) {
+      this.askForOlder();
+      return false;
+    }
     const s = this.scroller;
     const before = s.scrollHeight;
     const top = s.scrollTop;
@@ -168,7 +207,14 @@ export class ConversationView {
   }
 
   private buildOlderIfNearTop(): void {
-    if (this.renderedFrom > 0 && this.scroller.scrollTop < TOP_MARGIN_PX) this.buildOlderChunk();
+    if (this.unbuiltCount > 0 && this.scroller.scrollTop < TOP_MARGIN_PX) this.buildOlderChunk();
+  }
+
+  private askForOlder(): void {
+    const oldest = this.items[0];
+    if (this.base === 0 || !oldest || this.olderAskedBefore === oldest.id) return;
+    this.olderAskedBefore = oldest.id;
+    this.options.onNeedOlder?.(oldest.id);
   }
 
   private buildOlderFromSentinel(): void {
@@ -178,7 +224,7 @@ export class ConversationView {
 
   /** Observing again reports the sentinel's current state: still in range means build more. */
   private recheckSentinel(): void {
-    if (!this.observer || this.renderedFrom === 0) return;
+    if (!this.observer || this.unbuiltCount === 0) return;
     this.observer.unobserve(this.sentinel);
     this.observer.observe(this.sentinel);
   }
@@ -193,13 +239,13 @@ export class ConversationView {
       this.views[i] = view;
       els.push(view.el);
     }
-    this.groups.prepend(start, els);
+    this.groups.prepend(this.base + start, els);
     this.renderedFrom = start;
     this.publish();
   }
 
-  /** For tests and tools: how many older items wait to be built. */
+  /** For tests and tools: how many older items wait to be built (received or not). */
   private publish(): void {
-    this.list.dataset['unbuilt'] = String(this.renderedFrom);
+    this.list.dataset['unbuilt'] = String(this.unbuiltCount);
   }
 }

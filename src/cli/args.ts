@@ -26,6 +26,8 @@ export interface RunOptions {
   db?: string;
   session?: string;
   mcpConfig?: string;
+  /** Answer MCP servers' sampling requests without asking (needed when there is no terminal to ask on). */
+  allowSampling: boolean;
   toolProtocol?: 'native' | 'xml' | 'auto';
   /** Models on the same server tried in order when the primary keeps failing. */
   fallbackModels: string[];
@@ -38,7 +40,17 @@ export interface RunOptions {
   /** Embedding model on the same server for ranking tools (keyword ranking without one). */
   embedModel?: string;
   /** Both models given: each turn is planned by one and executed step by step by the other (issue 11). */
-  orchestrator?: { plannerModel: string; executorModel: string; plannerBaseUrl?: string; executorBaseUrl?: string };
+  orchestrator?: {
+    plannerModel: string;
+    executorModel: string;
+    plannerBaseUrl?: string;
+    executorBaseUrl?: string;
+    /** Another kind of server than --provider for either (its --…-base-url then usually given too). */
+    plannerProvider?: 'ollama' | 'openai';
+    executorProvider?: 'ollama' | 'openai';
+  };
+  /** Continue the session's unfinished planned run at its first unfinished step (TASK not needed). */
+  resume?: boolean;
 }
 
 export interface SessionsOptions {
@@ -78,19 +90,57 @@ export interface QueryOptions extends KnowledgeCommandOptions {
   k: number;
 }
 
-export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | { command: 'help' } | { command: 'version' };
+/** `localharness mcp list|resource|prompt`: look at the servers of an MCP config file without the agent. */
+interface McpCommandBase {
+  command: 'mcp';
+  mcpConfig: string;
+  /** Announced to the servers as their root, and `\${workspaceFolder}` in the config file. */
+  workspace: string;
+  json: boolean;
+}
+
+export interface McpListOptions extends McpCommandBase {
+  action: 'list';
+}
+
+export interface McpResourceOptions extends McpCommandBase {
+  action: 'resource';
+  server: string;
+  /** A URI, or a resource template (its name or uriTemplate) filled from `args`. */
+  uri: string;
+  args: Record<string, string>;
+  /** Write the content (binary parts decoded) to this file instead of stdout. */
+  out?: string;
+}
+
+export interface McpPromptOptions extends McpCommandBase {
+  action: 'prompt';
+  server: string;
+  name: string;
+  args: Record<string, string>;
+}
+
+export type McpOptions = McpListOptions | McpResourceOptions | McpPromptOptions;
+
+export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
-                   [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]] "TASK"
+                   [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
+                    [--planner-provider KIND] [--executor-provider KIND]]
+                   [--allow-sampling] "TASK"
+  localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
   localharness sessions [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
                      [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
   localharness query [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--embed-model NAME]
                      [--k N] [--json] "TEXT"
+  localharness mcp list --mcp-config FILE [--workspace DIR] [--json]
+  localharness mcp resource --mcp-config FILE [--workspace DIR] [--out FILE] [--json] SERVER URI|TEMPLATE [--arg NAME=VALUE]...
+  localharness mcp prompt --mcp-config FILE [--workspace DIR] [--json] SERVER PROMPT [--arg NAME=VALUE]...
   localharness --help | --version
 
 Options:
@@ -108,14 +158,21 @@ Options:
   --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
   --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
   --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
-  --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}})
+  --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}}). The workspace is announced to
+                  them as their root. A server asking for input (elicitation) is answered on the terminal, and
+                  declined when there is none
+  --allow-sampling  let MCP servers have the model answer their prompts (sampling) without asking. Without it
+                  each request is asked on a terminal and refused when there is none
   --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
   --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
   --planner-model, --executor-model  split each turn between two models (both needed): the planner plans the
                   steps and writes the answer, the executor calls the tools step by step. If anything fails, the
                   turn continues in the ordinary loop with --model (default: the planner model)
-  --planner-base-url, --executor-base-url  their servers (default --base-url; same --provider)
+  --planner-base-url, --executor-base-url  their servers (default --base-url)
+  --planner-provider, --executor-provider  their kind of server when it is not --provider (ollama|openai)
+  --resume        with --session and the planner flags: continue that session's planned run, cut off by
+                  Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 
   API key: set LOCALHARNESS_API_KEY for servers that need one.
 
@@ -129,7 +186,15 @@ Workspace index (stored in the --db file; \`run\` retrieves from it when the fil
   --force         index again even when a file did not change
   --remove        take the PATHs out of the index instead (a folder: every indexed file under it)
   query "TEXT"    print the indexed chunks that best match TEXT, best first (--json: one object per line)
-  --k             how many chunks query prints (default 5)`;
+  --k             how many chunks query prints (default 5)
+
+MCP servers of a config file, without the agent (servers start, answer, and are stopped again):
+  mcp list        each server's state (or error), tools, resources, resource templates and prompts
+                  (--json: one JSON document). Exits 1 only when no server starts
+  mcp resource    print a resource's text; binary parts are described in one line unless --out FILE
+                  (then the content, binary parts decoded, goes to FILE). A resource template (its name or
+                  uriTemplate) is filled from --arg NAME=VALUE
+  mcp prompt      print a prompt's messages, its arguments given as --arg NAME=VALUE (repeatable)`;
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
   if (mode === 'all') return ['read', 'write', 'execute', 'network'];
@@ -181,12 +246,18 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'executor-model': { type: 'string' },
         'planner-base-url': { type: 'string' },
         'executor-base-url': { type: 'string' },
+        'planner-provider': { type: 'string' },
+        'executor-provider': { type: 'string' },
+        resume: { type: 'boolean' },
         config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
         mode: { type: 'string' },
         k: { type: 'string' },
         force: { type: 'boolean' },
         remove: { type: 'boolean' },
+        arg: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        'allow-sampling': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -204,15 +275,27 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (command === 'sessions') {
     return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }) };
   }
+  if (command !== 'mcp') {
+    for (const option of ['arg', 'out'] as const) {
+      if (values[option] !== undefined) throw new UsageError(`--${option} only works with \`mcp ${option === 'out' ? 'resource' : 'resource` and `mcp prompt'}\``);
+    }
+  }
+  if (command === 'mcp') return parseMcpCommand(rest, values, cwd);
   if (command === 'index' || command === 'query') return parseKnowledgeCommand(command, rest, values, env, cwd);
-  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index or query)');
+  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index, query or mcp)');
+  const resume = !!values.resume;
+  if (resume && (values.session === undefined || values['planner-model'] === undefined)) {
+    throw new UsageError('--resume continues the planned run of a stored session: it needs --session ID and --planner-model/--executor-model');
+  }
   const task = rest.join(' ').trim();
-  if (!task) throw new UsageError('missing TASK: localharness run "what to do"');
+  if (!task && !resume) throw new UsageError('missing TASK: localharness run "what to do"');
   const provider = providerOf(values.provider);
   const approve = values.approve ?? 'read';
   if (approve !== 'none' && approve !== 'read' && approve !== 'all') throw new UsageError(`--approve must be none, read or all, got "${approve}"`);
   const allowSensitive = !!values['allow-sensitive'];
   if (allowSensitive && approve !== 'all') throw new UsageError('--allow-sensitive only works together with --approve all');
+  const allowSampling = !!values['allow-sampling'];
+  if (allowSampling && values['mcp-config'] === undefined) throw new UsageError('--allow-sampling only works together with --mcp-config FILE');
   const numCtx = positiveInt('--num-ctx', values['num-ctx']);
   const toolProtocol = values['tool-protocol'];
   if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
@@ -231,6 +314,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     maxRounds: positiveInt('--max-rounds', values['max-rounds']) ?? 20,
     approve,
     allowSensitive,
+    allowSampling,
     json: !!values.json,
     firstByteTimeoutMs: timeoutSeconds * 1000,
     fallbackModels: values['fallback-model'] ?? [],
@@ -248,6 +332,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(maxTools !== undefined && { maxTools }),
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
     ...(orchestrator && { orchestrator }),
+    ...(resume && { resume }),
   };
 }
 
@@ -261,23 +346,34 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
   const executorModel = str('executor-model');
   const plannerBaseUrl = str('planner-base-url');
   const executorBaseUrl = str('executor-base-url');
+  const plannerProvider = str('planner-provider');
+  const executorProvider = str('executor-provider');
   if (plannerModel === undefined && executorModel === undefined) {
-    if (plannerBaseUrl !== undefined || executorBaseUrl !== undefined) throw new UsageError('--planner-base-url and --executor-base-url need --planner-model and --executor-model');
+    if ([plannerBaseUrl, executorBaseUrl, plannerProvider, executorProvider].some((v) => v !== undefined)) {
+      throw new UsageError('--planner-base-url, --executor-base-url, --planner-provider and --executor-provider need --planner-model and --executor-model');
+    }
     return undefined;
   }
   if (plannerModel === undefined || executorModel === undefined) throw new UsageError('the planner needs both --planner-model NAME and --executor-model NAME');
-  return { plannerModel, executorModel, ...(plannerBaseUrl !== undefined && { plannerBaseUrl }), ...(executorBaseUrl !== undefined && { executorBaseUrl }) };
+  return {
+    plannerModel,
+    executorModel,
+    ...(plannerBaseUrl !== undefined && { plannerBaseUrl }),
+    ...(executorBaseUrl !== undefined && { executorBaseUrl }),
+    ...(plannerProvider !== undefined && { plannerProvider: providerOf(plannerProvider, '--planner-provider') }),
+    ...(executorProvider !== undefined && { executorProvider: providerOf(executorProvider, '--executor-provider') }),
+  };
 }
 
-function providerOf(value: string | undefined): 'ollama' | 'openai' {
+function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {
   const provider = value ?? 'ollama';
-  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`--provider must be ollama or openai, got "${provider}"`);
+  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
   return provider;
 }
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['max-rounds', 'approve', 'allow-sensitive', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url'];
+const RUN_ONLY = ['resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',
@@ -320,4 +416,51 @@ function parseKnowledgeCommand(
   const text = rest.join(' ').trim();
   if (!text) throw new UsageError('missing TEXT: localharness query --db FILE "where is the config parsed?"');
   return { command, ...shared, text, k: positiveInt('--k', str('k')) ?? 5 };
+}
+
+/** The options `mcp` understands; anything else given to it is a mistake worth saying. */
+const MCP_OPTIONS = new Set(['mcp-config', 'workspace', 'json', 'arg', 'out']);
+const MCP_USAGE: Record<McpOptions['action'], string> = {
+  list: 'localharness mcp list --mcp-config FILE',
+  resource: 'localharness mcp resource --mcp-config FILE SERVER URI',
+  prompt: 'localharness mcp prompt --mcp-config FILE SERVER PROMPT [--arg NAME=VALUE]...',
+};
+
+function parseMcpCommand(rest: string[], values: Record<string, string | boolean | string[] | undefined>, cwd: string): McpOptions {
+  const [action, ...operands] = rest;
+  if (action !== 'list' && action !== 'resource' && action !== 'prompt') {
+    throw new UsageError(action ? `unknown mcp command "${action}" (list, resource or prompt)` : 'missing mcp command: mcp list, mcp resource or mcp prompt');
+  }
+  const foreign = Object.keys(values).find((name) => values[name] !== undefined && !MCP_OPTIONS.has(name));
+  if (foreign) throw new UsageError(`--${foreign} does not apply to \`mcp ${action}\``);
+  if (values.out !== undefined && action !== 'resource') throw new UsageError('--out only works with `mcp resource`');
+  if (values.arg !== undefined && action === 'list') throw new UsageError('--arg only works with `mcp resource` and `mcp prompt`');
+  const mcpConfig = values['mcp-config'] as string | undefined;
+  if (mcpConfig === undefined || mcpConfig.trim() === '') throw new UsageError(`missing --mcp-config FILE: ${MCP_USAGE[action]}`);
+  const base = { command: 'mcp' as const, mcpConfig, workspace: (values.workspace as string | undefined) ?? cwd, json: !!values.json };
+  const expected = action === 'list' ? 0 : 2;
+  if (operands.length !== expected || operands.some((o) => o.trim() === '')) {
+    const what = action === 'list' ? 'no arguments' : action === 'resource' ? 'SERVER and URI' : 'SERVER and PROMPT';
+    throw new UsageError(`\`mcp ${action}\` takes ${what}${operands.length ? `, got ${operands.map((o) => JSON.stringify(o)).join(' ')}` : ''}: ${MCP_USAGE[action]}`);
+  }
+  if (action === 'list') return { ...base, action };
+  const [server, target] = operands as [string, string];
+  const args = parseNamedArgs((values.arg as string[] | undefined) ?? []);
+  if (action === 'prompt') return { ...base, action, server, name: target, args };
+  const out = values.out as string | undefined;
+  if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');
+  return { ...base, action, server, uri: target, args, ...(out !== undefined && { out }) };
+}
+
+/** `--arg NAME=VALUE`, repeatable: the value is everything after the first `=` (it may be empty or contain `=`). */
+export function parseNamedArgs(list: readonly string[]): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? '' : item.slice(0, eq).trim();
+    if (!name) throw new UsageError(`--arg must look like NAME=VALUE, got "${item}"`);
+    if (Object.hasOwn(args, name)) throw new UsageError(`--arg ${name} is given twice`);
+    args[name] = item.slice(eq + 1);
+  }
+  return args;
 }

@@ -1,13 +1,32 @@
 // MCP servers for the CLI (--mcp-config FILE). The file is the user's own choice on the command line, so its
 // servers start without a consent prompt; the SDK is loaded only when this runs.
-import type { ToolRegistry } from '../core/tools/registry';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ChatProvider } from '../core/provider';
+import { ToolRegistry } from '../core/tools/registry';
+import type { McpClientFeatures, McpRoot } from '../mcp/clientFeatures';
+import type { McpManager } from '../mcp/manager';
 import { UsageError } from './args';
 
 export interface CliMcp {
   dispose(): Promise<void>;
 }
 
-export async function startCliMcp(configPath: string, workspace: string, registry: ToolRegistry, warn: (m: string) => void): Promise<CliMcp> {
+export interface OpenedCliMcp extends CliMcp {
+  manager: McpManager;
+  /** Entries of the file that were left out (each says why); already passed to `warn`. */
+  configErrors: string[];
+}
+
+export interface OpenCliMcpOptions {
+  /** Where the servers' tools go; `mcp list` and friends use a throwaway one. */
+  registry?: ToolRegistry;
+  features?: McpClientFeatures;
+  warn: (message: string) => void;
+}
+
+/** Reads the config file and creates the manager; no server is started yet. A file that cannot be used is a usage error. */
+export async function openCliMcp(configPath: string, workspace: string, options: OpenCliMcpOptions): Promise<OpenedCliMcp> {
   const { loadMcpConfigFile, McpManager, McpConfigError } = await import('../mcp/index');
   let config;
   try {
@@ -16,12 +35,50 @@ export async function startCliMcp(configPath: string, workspace: string, registr
     if (e instanceof McpConfigError) throw new UsageError(e.message);
     throw e;
   }
-  for (const message of [...config.errors, ...config.warnings]) warn(`MCP config: ${typeof message === 'string' ? message : JSON.stringify(message)}`);
-  const manager = new McpManager({ registry });
+  for (const message of [...config.errors, ...config.warnings]) options.warn(`MCP config: ${typeof message === 'string' ? message : JSON.stringify(message)}`);
+  const manager = new McpManager({ registry: options.registry ?? new ToolRegistry(), ...(options.features && { features: options.features }) });
   await manager.setServers(config.servers);
-  await manager.startAll();
-  for (const status of manager.statuses()) {
+  return { manager, configErrors: config.errors.map(String), dispose: () => manager.dispose() };
+}
+
+/** For `run`: every server started, the ones that did not come up reported through `warn`. */
+export async function startCliMcp(configPath: string, workspace: string, registry: ToolRegistry, warn: (m: string) => void, features?: McpClientFeatures): Promise<CliMcp> {
+  const mcp = await openCliMcp(configPath, workspace, { registry, warn, ...(features && { features }) });
+  await mcp.manager.startAll();
+  for (const status of mcp.manager.statuses()) {
     if (status.state !== 'ready') warn(`MCP server "${status.name}" is ${status.state}: ${status.message ?? ''}`);
   }
-  return { dispose: () => manager.dispose() };
+  return mcp;
+}
+
+/** The workspace folder as the servers' one root. */
+export function workspaceRoots(workspace: string): McpRoot[] {
+  return [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }];
+}
+
+export interface RunFeaturesOptions {
+  workspace: string;
+  /** Where questions are read from and written to (stdin and stderr of the CLI). */
+  input: NodeJS.ReadStream;
+  output: NodeJS.WritableStream;
+  allowSampling: boolean;
+  provider: ChatProvider;
+  model: string;
+  notice: (message: string) => void;
+  signal: AbortSignal;
+}
+
+/** What `run` lends its servers: the workspace as root, the terminal for elicitation, and the run's model for sampling. */
+export async function runFeatures(o: RunFeaturesOptions): Promise<McpClientFeatures> {
+  const [{ ttyElicitation }, { ttySamplingApproval }, { createSamplingResponder }] = await Promise.all([
+    import('./ttyElicitation'),
+    import('./ttySamplingApproval'),
+    import('../mcp/samplingResponder'),
+  ]);
+  return {
+    roots: () => workspaceRoots(o.workspace),
+    elicit: ttyElicitation(o.input, o.output, o.notice),
+    approveSampling: ttySamplingApproval({ input: o.input, output: o.output, allowAll: o.allowSampling, model: o.model, notice: o.notice, signal: o.signal }),
+    sample: createSamplingResponder({ provider: o.provider, model: o.model }),
+  };
 }

@@ -54,6 +54,10 @@ async function main(): Promise<number> {
       const { queryCommand } = await import('./queryCommand');
       return await queryCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
+    if (options.command === 'mcp') {
+      const { mcpCommand } = await import('./mcpCommand');
+      return await mcpCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+    }
     // Loaded lazily so `--help` and usage errors stay instant.
     const { runCommand } = await import('./runCommand');
     return await runCommand(options, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, controller.signal);

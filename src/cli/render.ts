@@ -59,6 +59,11 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
       case 'tool_result':
         out.write(c(DIM, `  ${event.ok ? '✓' : '✗'} ${firstLine(event.content)}`) + '\n');
         break;
+      case 'tool_progress':
+        // A long MCP call says how far it got (its timeout restarts with each report).
+        newline();
+        out.write(c(DIM, `  … ${event.message}`) + '\n');
+        break;
       case 'compression':
         newline();
         out.write(

@@ -16,6 +16,8 @@ import { createProvider } from '../providers/index';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
+import { savedRunOf, unfinishedRun } from '../persistence/planRuns';
+import type { SavedRun } from '../core/orchestrator';
 import { defaultDbPath } from './dbPath';
 import { loadCliConfig } from './cliConfig';
 import { autoApproved, UsageError, type RunOptions } from './args';
@@ -44,16 +46,20 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     if (e.type === 'error') lastError = e.message;
   });
 
-  const makeProvider = (baseUrl: string | undefined): ChatProvider =>
+  const makeProvider = (baseUrl: string | undefined, kind: 'ollama' | 'openai' = options.provider): ChatProvider =>
     createProvider({
-      provider: options.provider,
+      provider: kind,
       firstByteTimeoutMs: options.firstByteTimeoutMs,
       ...(baseUrl && { baseUrl }),
       ...(options.apiKey && { apiKey: options.apiKey }),
     });
   const planned = options.orchestrator;
+  // A planner or executor on another kind of server without its own URL uses that kind's default address.
+  const endpointUrl = (url: string | undefined, kind: 'ollama' | 'openai' | undefined): string | undefined =>
+    url ?? (kind !== undefined && kind !== options.provider ? undefined : options.baseUrl);
   // Without --model, the planner model (on its server) is also the single-model loop a planned turn falls back to.
-  const provider: ChatProvider = makeProvider(!options.model && planned?.plannerBaseUrl ? planned.plannerBaseUrl : options.baseUrl);
+  const plannerServes = !options.model && planned !== undefined && (planned.plannerBaseUrl !== undefined || planned.plannerProvider !== undefined);
+  const provider: ChatProvider = plannerServes ? makeProvider(endpointUrl(planned.plannerBaseUrl, planned.plannerProvider), planned.plannerProvider) : makeProvider(options.baseUrl);
 
   let model = options.model ?? planned?.plannerModel;
   if (!model) {
@@ -86,8 +92,18 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
   let mcp: { dispose(): Promise<void> } | undefined;
   if (options.mcpConfig) {
-    const { startCliMcp } = await import('./cliMcp');
-    mcp = await startCliMcp(options.mcpConfig, workspace, registry, warn);
+    const { startCliMcp, runFeatures } = await import('./cliMcp');
+    const features = await runFeatures({
+      workspace,
+      input: io.stdin,
+      output: io.stderr,
+      allowSampling: options.allowSampling,
+      provider,
+      model,
+      notice: warn,
+      signal,
+    });
+    mcp = await startCliMcp(options.mcpConfig, workspace, registry, warn, features);
   }
   const toolSelector = createToolPreFilter({
     provider,
@@ -167,16 +183,24 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     ...(knowledge && { knowledge }),
     ...(planned && {
       orchestrator: {
-        planner: { provider: makeProvider(planned.plannerBaseUrl ?? options.baseUrl), model: planned.plannerModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
-        executor: { provider: makeProvider(planned.executorBaseUrl ?? options.baseUrl), model: planned.executorModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
+        planner: { provider: makeProvider(endpointUrl(planned.plannerBaseUrl, planned.plannerProvider), planned.plannerProvider), model: planned.plannerModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
+        executor: { provider: makeProvider(endpointUrl(planned.executorBaseUrl, planned.executorProvider), planned.executorProvider), model: planned.executorModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
       },
     }),
   });
 
   let outcome;
   try {
+    // --resume: the stored run, not a new request (args made sure --session and the planner flags are there).
+    let resumable: SavedRun | undefined;
+    if (options.resume) {
+      const run = stored && unfinishedRun(stored.planRuns);
+      if (!run) return fail(`session ${stored?.id ?? options.session} has no unfinished planned run to resume`);
+      io.stderr.write(`localharness: resuming the planned run at step ${run.steps.findIndex((st) => !run.records.some((r) => r.stepId === st.id)) + 1} of ${run.steps.length}\n`);
+      resumable = savedRunOf(run);
+    }
     await stored?.beginTurn();
-    outcome = await session.send(options.task, signal);
+    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
     await stored?.endTurn();
   } finally {
     await mcp?.dispose();

@@ -3,7 +3,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { clientCapabilities, installFeatureHandlers } from './clientFeatureHandlers';
+import type { McpClientFeatures } from './clientFeatures';
 import type { ToolCallOutput } from './content';
+import { SamplingGate } from './samplingGate';
 import { LineRingBuffer, LineSplitter } from './ringBuffer';
 import { isProcessAlive, killHard, trackChild, untrackChild, waitForExit } from './processes';
 import { loadMcpSdk, type McpSdk } from './sdk';
@@ -15,6 +18,12 @@ export interface ConnectionHooks {
   onToolsChanged(): void;
   /** The connection ended without us closing it (process crashed or exited, HTTP session ended). */
   onUnexpectedClose(reason: string): void;
+  /** notifications/resources/list_changed */
+  onResourcesChanged?(): void;
+  /** notifications/prompts/list_changed */
+  onPromptsChanged?(): void;
+  /** notifications/resources/updated for a subscribed resource. */
+  onResourceUpdated?(uri: string): void;
 }
 
 export interface OpenOptions {
@@ -24,6 +33,14 @@ export interface OpenOptions {
   clientVersion: string;
   fetch?: FetchLike;
   signal?: AbortSignal;
+  /** What the host lends servers (roots, elicitation, sampling); sampling also needs the gate. */
+  features?: McpClientFeatures;
+  samplingGate?: SamplingGate;
+}
+
+export interface RequestCallOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
 }
 
 export interface CallOptions {
@@ -45,7 +62,17 @@ export class McpCallError extends Error {
   }
 }
 
-const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+// Loose on purpose: entries are checked one by one later, so one bad entry can't hide the rest.
+const PAGE_SCHEMAS = {
+  'tools/list': z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }),
+  'resources/list': z.looseObject({ resources: z.array(z.unknown()), nextCursor: z.string().optional() }),
+  'resources/templates/list': z.looseObject({ resourceTemplates: z.array(z.unknown()), nextCursor: z.string().optional() }),
+  'prompts/list': z.looseObject({ prompts: z.array(z.unknown()), nextCursor: z.string().optional() }),
+} as const;
+type ListMethod = keyof typeof PAGE_SCHEMAS;
+const ReadResultSchema = z.looseObject({ contents: z.array(z.unknown()) });
+const PromptResultSchema = z.looseObject({ description: z.unknown().optional(), messages: z.array(z.unknown()) });
+const EmptySchema = z.looseObject({});
 const MAX_PAGES = 100;
 const STDERR_TAIL_LINES = 12;
 
@@ -98,32 +125,115 @@ export class McpConnection {
   }
 
   /** Every page of tools/list, raw: each entry is checked one by one later so one bad tool can't hide the rest. */
-  async listTools(signal?: AbortSignal): Promise<unknown[]> {
-    const client = this.requireClient();
+  listTools(signal?: AbortSignal): Promise<unknown[]> {
     // A server without the tools capability (resources or prompts only) simply has no tools.
-    if (client.getServerCapabilities()?.tools === undefined) return [];
-    const tools: unknown[] = [];
+    return this.capabilities().tools === undefined ? Promise.resolve([]) : this.listAll('tools/list', 'tools', signal);
+  }
+
+  listResources(signal?: AbortSignal): Promise<unknown[]> {
+    return this.hasResources ? this.listAll('resources/list', 'resources', signal) : Promise.resolve([]);
+  }
+
+  listResourceTemplates(signal?: AbortSignal): Promise<unknown[]> {
+    return this.hasResources ? this.listAll('resources/templates/list', 'resourceTemplates', signal) : Promise.resolve([]);
+  }
+
+  listPrompts(signal?: AbortSignal): Promise<unknown[]> {
+    return this.hasPrompts ? this.listAll('prompts/list', 'prompts', signal) : Promise.resolve([]);
+  }
+
+  get hasResources(): boolean {
+    return this.capabilities().resources !== undefined;
+  }
+
+  get hasPrompts(): boolean {
+    return this.capabilities().prompts !== undefined;
+  }
+
+  get canSubscribe(): boolean {
+    return this.capabilities().resources?.subscribe === true;
+  }
+
+  /** The variable names of a URI template (throws on a malformed one). */
+  templateVariables(template: string): string[] {
+    return new this.sdk.UriTemplate(template).variableNames;
+  }
+
+  /** resources/read, raw `contents`. */
+  async readResource(uri: string, options: RequestCallOptions): Promise<unknown[]> {
+    const result = await this.send({ method: 'resources/read', params: { uri } }, ReadResultSchema, options, `reading ${uri}`);
+    return result.contents;
+  }
+
+  /** prompts/get, raw. */
+  getPrompt(name: string, args: Record<string, string>, options: RequestCallOptions): Promise<{ description?: unknown; messages: unknown[] }> {
+    return this.send({ method: 'prompts/get', params: { name, arguments: args } }, PromptResultSchema, options, `getting the prompt "${name}"`);
+  }
+
+  async subscribeResource(uri: string, options: RequestCallOptions): Promise<void> {
+    await this.send({ method: 'resources/subscribe', params: { uri } }, EmptySchema, options, `subscribing to ${uri}`);
+  }
+
+  async unsubscribeResource(uri: string, options: RequestCallOptions): Promise<void> {
+    await this.send({ method: 'resources/unsubscribe', params: { uri } }, EmptySchema, options, `unsubscribing from ${uri}`);
+  }
+
+  /** notifications/roots/list_changed: the server asks for roots/list again. */
+  async sendRootsListChanged(): Promise<void> {
+    await this.requireClient().sendRootsListChanged();
+  }
+
+  private capabilities() {
+    return this.requireClient().getServerCapabilities() ?? {};
+  }
+
+  private async listAll<M extends ListMethod>(method: M, key: keyof z.infer<(typeof PAGE_SCHEMAS)[M]> & string, signal?: AbortSignal): Promise<unknown[]> {
+    const client = this.requireClient();
+    const entries: unknown[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ToolsPageSchema,
+      const result: Record<string, unknown> & { nextCursor?: string | undefined } = await client.request(
+        { method, params: cursor === undefined ? {} : { cursor } },
+        PAGE_SCHEMAS[method] as z.ZodType<Record<string, unknown> & { nextCursor?: string }>,
         { timeout: this.options.startTimeoutMs, ...(signal && { signal }) },
       );
-      tools.push(...result.tools);
+      entries.push(...(result[key] as unknown[]));
       cursor = result.nextCursor;
-      if (cursor === undefined || cursor === '') return tools;
-      if (seen.has(cursor)) throw new Error(`tools/list returned the cursor "${cursor}" twice; stopping to avoid an endless loop`);
+      if (cursor === undefined || cursor === '') return entries;
+      if (seen.has(cursor)) throw new Error(`${method} returned the cursor "${cursor}" twice; stopping to avoid an endless loop`);
       seen.add(cursor);
     }
-    throw new Error(`tools/list had more than ${MAX_PAGES} pages`);
+    throw new Error(`${method} had more than ${MAX_PAGES} pages`);
+  }
+
+  /** One request with a per-call controller (see callTool) and errors that name the server and the action. */
+  private async send<T>(request: { method: string; params: Record<string, unknown> }, schema: z.ZodType<T>, options: RequestCallOptions, action: string): Promise<T> {
+    const client = this.requireClient();
+    const controller = new AbortController();
+    const forward = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    else options.signal?.addEventListener('abort', forward, { once: true });
+    try {
+      return await client.request(request, schema, { signal: controller.signal, timeout: options.timeoutMs });
+    } catch (err) {
+      const name = this.options.config.name;
+      if (options.signal?.aborted) throw new McpCallError(`Cancelled while ${action} on MCP server "${name}".`, 'cancelled');
+      if (this.isMcpError(err, 'RequestTimeout')) throw new McpCallError(`MCP server "${name}" did not answer within ${seconds(options.timeoutMs)} while ${action}.`, 'timeout');
+      if (this.isMcpError(err, 'ConnectionClosed') || (err instanceof Error && err.message === 'Not connected')) {
+        throw new McpCallError(`MCP server "${name}" stopped while ${action}.`, 'closed');
+      }
+      throw new McpCallError(`MCP server "${name}" failed ${action}: ${errorMessage(err)}`, 'server');
+    } finally {
+      options.signal?.removeEventListener('abort', forward);
+    }
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutput> {
     const client = this.requireClient();
     // A per-call controller: the SDK never removes its abort listener, so the turn's signal must not collect them.
     const controller = new AbortController();
+    let lastProgress = -Infinity;
     const forward = () => controller.abort(options.signal.reason);
     if (options.signal.aborted) forward();
     else options.signal.addEventListener('abort', forward, { once: true });
@@ -132,7 +242,12 @@ export class McpConnection {
         signal: controller.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: (p) => options.onProgress?.(formatProgress(p)),
+        onprogress: (p) => {
+          // Progress only grows (the spec says so); a report replayed over a reconnected HTTP stream is not news.
+          if (p.progress <= lastProgress) return;
+          lastProgress = p.progress;
+          options.onProgress?.(formatProgress(p));
+        },
       });
       // Servers of protocol 2024-10-07 answer with a bare `toolResult`.
       return 'toolResult' in result && !('content' in result) ? { structuredContent: result.toolResult } : (result as ToolCallOutput);
@@ -234,8 +349,12 @@ export class McpConnection {
   }
 
   private attach(): Client {
-    const { hooks } = this.options;
-    const client = new this.sdk.Client({ name: 'localharness', version: this.options.clientVersion }, { capabilities: {} });
+    const { hooks, features, samplingGate } = this.options;
+    const client = new this.sdk.Client({ name: 'localharness', version: this.options.clientVersion }, { capabilities: clientCapabilities(features) });
+    if (features) {
+      const gate = samplingGate ?? new SamplingGate(features.samplingPerMinute);
+      installFeatureHandlers(client, this.sdk, { server: this.options.config.name, features, samplingGate: gate, log: hooks.log });
+    }
     client.onclose = () => {
       this.markExited();
       if (this.client !== client || this.closing) return;
@@ -254,6 +373,18 @@ export class McpConnection {
     client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => {
       hooks.log('server says its tool list changed');
       hooks.onToolsChanged();
+    });
+    client.setNotificationHandler(this.sdk.ResourceListChangedNotificationSchema, () => {
+      hooks.log('server says its resource list changed');
+      hooks.onResourcesChanged?.();
+    });
+    client.setNotificationHandler(this.sdk.PromptListChangedNotificationSchema, () => {
+      hooks.log('server says its prompt list changed');
+      hooks.onPromptsChanged?.();
+    });
+    client.setNotificationHandler(this.sdk.ResourceUpdatedNotificationSchema, (n) => {
+      hooks.log(`resource updated: ${n.params.uri}`);
+      hooks.onResourceUpdated?.(n.params.uri);
     });
     client.setNotificationHandler(this.sdk.LoggingMessageNotificationSchema, (n) => {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
@@ -328,7 +459,8 @@ function seconds(ms: number): string {
 }
 
 function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  // A server that throws an McpError sends its message with the "MCP error N:" prefix, and the client adds it again.
+  return (err instanceof Error ? err.message : String(err)).replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, '$1');
 }
 
 function delay(ms: number): Promise<void> {

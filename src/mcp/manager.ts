@@ -2,12 +2,27 @@
 // their status and logs. Constructing it does nothing; the SDK loads when the first server starts.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolRegistry } from '../core/tools/registry';
+import type { Tool } from '../core/tools/tool';
+import type { McpClientFeatures } from './clientFeatures';
 import { consentFingerprint } from './commandLine';
 import { Emitter } from './emitter';
+import { createReadResourceTool, READ_RESOURCE_TOOL } from './readResourceTool';
 import { DEFAULT_RING_LIMITS, type RingBufferLimits } from './ringBuffer';
+import { DEFAULT_SAMPLING_PER_MINUTE, SamplingGate } from './samplingGate';
 import { ServerController } from './serverController';
 import { McpToolRegistrar } from './toolRegistrar';
-import type { Disposable, McpConsentPort, McpServerConfig, McpServerStatus } from './types';
+import type {
+  Disposable,
+  McpConsentPort,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceInfo,
+  McpResourcePart,
+  McpResourceTemplateInfo,
+  McpServerConfig,
+  McpServerStatus,
+} from './types';
+import { expandTemplate } from './uriTemplates';
 
 export interface McpManagerOptions {
   registry: ToolRegistry;
@@ -28,6 +43,13 @@ export interface McpManagerOptions {
   /** After this long up, a crash starts a fresh series of restart attempts. Default 60 s. */
   stableAfterMs?: number;
   logLimits?: RingBufferLimits;
+  /** Roots, elicitation and sampling: only the ports given are declared to servers. */
+  features?: McpClientFeatures;
+}
+
+export interface McpResourceUpdate {
+  server: string;
+  uri: string;
 }
 
 export interface McpLogEntry {
@@ -40,15 +62,22 @@ export class McpManager {
   private readonly registrar: McpToolRegistrar;
   private readonly changed = new Emitter<McpServerStatus>();
   private readonly logged = new Emitter<McpLogEntry>();
+  private readonly resourceUpdated = new Emitter<McpResourceUpdate>();
+  private readonly samplingGate: SamplingGate;
+  /** Our `read_resource` tool while it is registered. */
+  private readTool: Tool | undefined;
   private disposed = false;
 
   /** Fires whenever a server's status changes (state, tools, message). */
   readonly onDidChange = this.changed.event;
   /** Every log line as it is written (for an output channel or `--verbose`). */
   readonly onDidLog = this.logged.event;
+  /** A resource someone subscribed to changed on its server (notifications/resources/updated). */
+  readonly onDidUpdateResource = this.resourceUpdated.event;
 
   constructor(private readonly options: McpManagerOptions) {
     this.registrar = new McpToolRegistrar(options.registry);
+    this.samplingGate = new SamplingGate(options.features?.samplingPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE, options.now ?? Date.now);
   }
 
   /**
@@ -112,6 +141,49 @@ export class McpManager {
     return this.controller(name).log();
   }
 
+  /** Resources of every ready server. */
+  resources(): McpResourceInfo[] {
+    return this.readyCatalogs().flatMap((c) => c.resources);
+  }
+
+  resourceTemplates(): McpResourceTemplateInfo[] {
+    return this.readyCatalogs().flatMap((c) => c.resourceTemplates);
+  }
+
+  prompts(): McpPromptInfo[] {
+    return this.readyCatalogs().flatMap((c) => c.prompts);
+  }
+
+  /** resources/read on a running server: text parts as text, binary as base64 with its size. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
+    return this.call(server, (c) => c.readResource(uri, signal));
+  }
+
+  /** prompts/get with every content part rendered as text. */
+  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
+    return this.call(server, (c) => c.getPrompt(name, args, signal));
+  }
+
+  /** The URI a template gives with these values; throws naming any missing or unknown variable. */
+  expandTemplate(template: McpResourceTemplateInfo, values: Record<string, string>): string {
+    return expandTemplate(template, values);
+  }
+
+  /** Ask the server for notifications/resources/updated about this resource (see onDidUpdateResource). */
+  subscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
+    return this.call(server, (c) => c.subscribeResource(uri, signal));
+  }
+
+  unsubscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
+    return this.call(server, (c) => c.unsubscribeResource(uri, signal));
+  }
+
+  /** The workspace folders changed: every ready server is told and asks for the roots again. */
+  rootsChanged(): void {
+    if (this.disposed) return;
+    for (const controller of this.controllers.values()) void controller.rootsChanged();
+  }
+
   /** Tokens all MCP tool definitions add to every request (for the context meter). */
   totalToolTokens(): number {
     return this.statuses().reduce((sum, s) => sum + s.toolTokens, 0);
@@ -123,8 +195,39 @@ export class McpManager {
     this.disposed = true;
     await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down')));
     this.controllers.clear();
+    this.syncReadResourceTool();
     this.changed.clear();
     this.logged.clear();
+    this.resourceUpdated.clear();
+  }
+
+  private readyCatalogs() {
+    return [...this.controllers.values()].map((c) => c.currentCatalog());
+  }
+
+  /** Runs `work` on the named server; an unknown name (or a disposed manager) rejects instead of throwing. */
+  private async call<T>(server: string, work: (controller: ServerController) => Promise<T>): Promise<T> {
+    return work(this.controller(server));
+  }
+
+  /**
+   * `read_resource` is offered while some ready server lists resources or templates, and re-created when the
+   * catalog changes so its description names the current URIs.
+   */
+  private syncReadResourceTool(): void {
+    const { registry } = this.options;
+    const wanted = !this.disposed && (this.resources().length > 0 || this.resourceTemplates().length > 0);
+    const next = wanted ? createReadResourceTool(this) : undefined;
+    if (this.readTool && next && this.readTool.description === next.description && registry.get(READ_RESOURCE_TOOL) === this.readTool) return;
+    if (this.readTool && registry.get(READ_RESOURCE_TOOL) === this.readTool) registry.unregister(READ_RESOURCE_TOOL);
+    this.readTool = undefined;
+    if (!next) return;
+    if (registry.get(READ_RESOURCE_TOOL)) {
+      console.error(`[localharness] a tool named "${READ_RESOURCE_TOOL}" is already registered; MCP resources cannot be offered to the model`);
+      return;
+    }
+    registry.register(next);
+    this.readTool = next;
   }
 
   private controller(name: string): ServerController {
@@ -151,11 +254,15 @@ export class McpManager {
       stableAfterMs: o.stableAfterMs ?? 60_000,
       now: o.now ?? Date.now,
       logLimits: o.logLimits ?? { ...DEFAULT_RING_LIMITS, maxLines: 1000, maxBytes: 256 * 1024 },
+      ...(o.features && { features: o.features }),
+      samplingGate: this.samplingGate,
       onChange: (status) => {
+        this.syncReadResourceTool();
         // A stopped-and-replaced controller may still report; only the current one speaks for the name.
         if (this.controllers.get(config.name)?.config === config || status.state === 'stopped') this.changed.fire(status);
       },
       onLog: (server, line) => this.logged.fire({ server, line }),
+      onResourceUpdated: (server, uri) => this.resourceUpdated.fire({ server, uri }),
     });
   }
 

@@ -1,13 +1,17 @@
 // The life of one configured server: consent, start, ready, crash, restart with backoff, stop.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpClientFeatures } from './clientFeatures';
 import { commandLineOf, requiresConsent } from './commandLine';
 import { McpConnection } from './connection';
 import type { ToolCallOutput } from './content';
+import { renderPromptResult } from './promptContent';
+import { EMPTY_CATALOG, toPromptInfos, toResourceInfos, toResourceParts, toTemplateInfos, type McpCatalog } from './resourceCatalog';
+import type { SamplingGate } from './samplingGate';
 import { LineRingBuffer, type RingBufferLimits } from './ringBuffer';
 import type { McpToolCaller } from './toolAdapter';
 import type { McpToolRegistrar, SyncResult } from './toolRegistrar';
 import { checkToolDefinition } from './toolSchema';
-import type { McpConsentPort, McpServerConfig, McpServerState, McpServerStatus } from './types';
+import type { McpConsentPort, McpPromptResult, McpResourcePart, McpServerConfig, McpServerState, McpServerStatus } from './types';
 
 export interface ControllerEnv {
   registrar: McpToolRegistrar;
@@ -25,7 +29,13 @@ export interface ControllerEnv {
   logLimits: RingBufferLimits;
   onChange: (status: McpServerStatus) => void;
   onLog: (server: string, line: string) => void;
+  features?: McpClientFeatures;
+  samplingGate?: SamplingGate;
+  /** A subscribed resource changed (notifications/resources/updated). */
+  onResourceUpdated?: (server: string, uri: string) => void;
 }
+
+type CatalogPart = 'resources' | 'prompts';
 
 const EMPTY_SYNC: SyncResult = { tools: [], skipped: [], tokens: 0 };
 
@@ -45,6 +55,12 @@ export class ServerController implements McpToolCaller {
   private relisting: Promise<void> | undefined;
   private relistAgain = false;
   private synced: SyncResult = EMPTY_SYNC;
+  private catalog: McpCatalog = EMPTY_CATALOG;
+  private readonly catalogRefreshing = new Map<CatalogPart, Promise<void>>();
+  private readonly catalogAgain = new Set<CatalogPart>();
+  private readonly catalogPending = new Set<CatalogPart>();
+  /** Resources subscribed to; renewed after an automatic restart. */
+  private readonly subscriptions = new Set<string>();
   private readonly logBuffer: LineRingBuffer;
 
   constructor(
@@ -69,6 +85,7 @@ export class ServerController implements McpToolCaller {
       commandLine: commandLineOf(this.config),
       tools: this.synced.tools,
       skippedTools: this.synced.skipped,
+      ...this.currentCatalog(),
       toolTokens: this.synced.tokens,
       ...(pid !== undefined && { pid }),
       restartAttempts: this.restartAttempts,
@@ -78,6 +95,55 @@ export class ServerController implements McpToolCaller {
 
   log(): string[] {
     return this.logBuffer.all();
+  }
+
+  /** Resources, templates and prompts of the running server; empty unless ready. */
+  currentCatalog(): McpCatalog {
+    return this.state === 'ready' ? this.catalog : EMPTY_CATALOG;
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
+    const connection = this.requireReady();
+    if (!connection.hasResources) throw new Error(`MCP server "${this.config.name}" offers no resources.`);
+    const raw = await connection.readResource(uri, this.requestOptions(signal));
+    return toResourceParts(raw, uri, (why) => this.writeLog(`reading ${uri}: ${why}`));
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
+    const connection = this.requireReady();
+    if (!connection.hasPrompts) throw new Error(`MCP server "${this.config.name}" offers no prompts.`);
+    const known = this.catalog.prompts;
+    if (known.length && !known.some((p) => p.name === name)) {
+      throw new Error(`MCP server "${this.config.name}" has no prompt named "${name}" (it offers: ${known.map((p) => p.name).join(', ')}).`);
+    }
+    return renderPromptResult(await connection.getPrompt(name, args, this.requestOptions(signal)));
+  }
+
+  async subscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
+    const connection = this.requireReady();
+    if (!connection.hasResources) throw new Error(`MCP server "${this.config.name}" offers no resources.`);
+    if (!connection.canSubscribe) throw new Error(`MCP server "${this.config.name}" does not support resource subscriptions.`);
+    await connection.subscribeResource(uri, this.requestOptions(signal));
+    this.subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
+    this.subscriptions.delete(uri);
+    const connection = this.connection;
+    if (!connection || this.state !== 'ready' || !connection.canSubscribe) return;
+    await connection.unsubscribeResource(uri, this.requestOptions(signal));
+  }
+
+  /** Tell a running server the roots changed; it asks for them again. Never throws. */
+  async rootsChanged(): Promise<void> {
+    const connection = this.connection;
+    if (!connection || this.state !== 'ready' || !this.env.features?.roots) return;
+    try {
+      await connection.sendRootsListChanged();
+      this.writeLog('told the server the roots changed');
+    } catch (err) {
+      this.writeLog(`telling the server the roots changed failed: ${(err as Error).message}`);
+    }
   }
 
   /** Start by the user's (or the host's) request: a fresh series of restart attempts. Resolves once settled. */
@@ -100,6 +166,7 @@ export class ServerController implements McpToolCaller {
     this.connection = undefined;
     this.readySince = undefined;
     this.removeTools();
+    this.subscriptions.clear();
     await connection?.close();
     await this.launching?.catch(() => undefined);
     this.setState('stopped', reason);
@@ -148,10 +215,17 @@ export class ServerController implements McpToolCaller {
         clientVersion: env.clientVersion,
         signal: abort.signal,
         ...(env.fetch && { fetch: env.fetch }),
+        ...(env.features && { features: env.features }),
+        ...(env.samplingGate && { samplingGate: env.samplingGate }),
         hooks: {
           log: (line) => this.writeLog(line),
           onToolsChanged: () => this.relist(opened),
           onUnexpectedClose: (reason) => this.onCrash(opened, reason),
+          onResourcesChanged: () => this.refreshCatalog(opened, 'resources'),
+          onPromptsChanged: () => this.refreshCatalog(opened, 'prompts'),
+          onResourceUpdated: (uri) => {
+            if (opened && this.connection === opened) env.onResourceUpdated?.(config.name, uri);
+          },
         },
       });
       if (!current()) return void (await opened.close());
@@ -159,11 +233,16 @@ export class ServerController implements McpToolCaller {
         throw new Error(`MCP server "${config.name}" started but listing its tools failed: ${(err as Error).message}.${opened!.stderrTail()}`);
       });
       if (!current()) return void (await opened.close());
+      const catalog = { ...(await this.fetchResources(opened, abort.signal)), prompts: await this.fetchPrompts(opened, abort.signal) };
+      if (!current()) return void (await opened.close());
       this.connection = opened;
       this.applyTools(raw);
+      this.catalog = catalog;
       this.readySince = env.now();
       this.setState('ready', undefined);
       if (this.pendingRelist) this.relist(opened);
+      for (const part of this.catalogPending) this.refreshCatalog(opened, part);
+      this.renewSubscriptions(opened);
     } catch (err) {
       await opened?.close();
       if (!current()) return;
@@ -177,6 +256,7 @@ export class ServerController implements McpToolCaller {
     } finally {
       if (this.startAbort === abort) this.startAbort = undefined;
       this.pendingRelist = false;
+      this.catalogPending.clear();
     }
   }
 
@@ -269,6 +349,81 @@ export class ServerController implements McpToolCaller {
         }
       } while (this.relistAgain);
     })().finally(() => (this.relisting = undefined));
+  }
+
+  /**
+   * Resources and templates, read leniently: a server whose resource listing fails still offers its tools
+   * (the failure is logged and the list stays empty).
+   */
+  private async fetchResources(connection: McpConnection, signal?: AbortSignal): Promise<Pick<McpCatalog, 'resources' | 'resourceTemplates'>> {
+    const name = this.config.name;
+    const skip = (why: string) => this.writeLog(`skipped: ${why}`);
+    const [resources, templates] = await Promise.all([
+      connection.listResources(signal).catch((err: unknown) => this.listFailed('resources', err)),
+      connection.listResourceTemplates(signal).catch((err: unknown) => this.listFailed('resource templates', err)),
+    ]);
+    return {
+      resources: toResourceInfos(name, resources, skip),
+      resourceTemplates: toTemplateInfos(name, templates, (t) => connection.templateVariables(t), skip),
+    };
+  }
+
+  private async fetchPrompts(connection: McpConnection, signal?: AbortSignal): Promise<McpCatalog['prompts']> {
+    const raw = await connection.listPrompts(signal).catch((err: unknown) => this.listFailed('prompts', err));
+    return toPromptInfos(this.config.name, raw, (why) => this.writeLog(`skipped: ${why}`));
+  }
+
+  private listFailed(what: string, err: unknown): unknown[] {
+    this.writeLog(`listing ${what} failed: ${(err as Error).message}`);
+    return [];
+  }
+
+  /** Re-list after a list_changed notification; notifications during a pass collapse into one more pass. */
+  private refreshCatalog(connection: McpConnection | undefined, part: CatalogPart): void {
+    if (!connection) return;
+    if (this.connection !== connection) {
+      if (this.state === 'starting' || this.state === 'restarting') this.catalogPending.add(part);
+      return;
+    }
+    if (this.catalogRefreshing.has(part)) {
+      this.catalogAgain.add(part);
+      return;
+    }
+    const run = (async () => {
+      do {
+        this.catalogAgain.delete(part);
+        const update = part === 'resources' ? await this.fetchResources(connection) : { prompts: await this.fetchPrompts(connection) };
+        if (this.connection !== connection) return;
+        this.catalog = { ...this.catalog, ...update };
+        this.writeLog(
+          part === 'resources'
+            ? `re-listed resources: ${this.catalog.resources.length} resources, ${this.catalog.resourceTemplates.length} templates`
+            : `re-listed prompts: ${this.catalog.prompts.length} available`,
+        );
+        this.setState(this.state, this.message);
+      } while (this.catalogAgain.has(part));
+    })().finally(() => this.catalogRefreshing.delete(part));
+    this.catalogRefreshing.set(part, run);
+  }
+
+  private renewSubscriptions(connection: McpConnection): void {
+    if (!this.subscriptions.size || !connection.canSubscribe) return;
+    for (const uri of this.subscriptions) {
+      connection
+        .subscribeResource(uri, this.requestOptions())
+        .then(() => this.writeLog(`subscription to ${uri} renewed`))
+        .catch((err: unknown) => this.writeLog(`renewing the subscription to ${uri} failed: ${(err as Error).message}`));
+    }
+  }
+
+  private requireReady(): McpConnection {
+    const connection = this.connection;
+    if (!connection || this.state !== 'ready') throw new Error(this.unavailableMessage());
+    return connection;
+  }
+
+  private requestOptions(signal?: AbortSignal): { signal?: AbortSignal; timeoutMs: number } {
+    return { ...(signal && { signal }), timeoutMs: this.config.toolTimeoutMs ?? this.env.defaultToolTimeoutMs };
   }
 
   private applyTools(raw: readonly unknown[]): void {

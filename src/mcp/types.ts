@@ -82,6 +82,10 @@ export interface McpServerStatus {
   /** Restart attempts used since the last crash series began. */
   restartAttempts: number;
   serverInfo?: { name: string; version: string };
+  /** What the server offers beyond tools; empty unless it is ready. Refreshed on list_changed. */
+  resources: McpResourceInfo[];
+  resourceTemplates: McpResourceTemplateInfo[];
+  prompts: McpPromptInfo[];
 }
 
 /** Asked before a workspace-defined server starts. Anything but `true` (including a throw) means no. */
@@ -89,4 +93,52 @@ export type McpConsentPort = (server: McpServerConfig, commandLine: string) => P
 
 export interface Disposable {
   dispose(): void;
+}
+
+/** A resource a server lists (resources/list). */
+export interface McpResourceInfo {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** A parameterised resource (resources/templates/list), e.g. `demo://resource/dynamic/text/{index}`. */
+export interface McpResourceTemplateInfo {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The template's variable names, in order, to ask for or fill from arguments. */
+  variables: string[];
+}
+
+/** One part of a read resource: text as is, binary as base64 with its size. */
+export type McpResourcePart =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string; bytes: number };
+
+export interface McpPromptArgumentInfo {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface McpPromptInfo {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: McpPromptArgumentInfo[];
+}
+
+/** A prompt's messages (prompts/get), with every content part rendered as text (embedded resources inlined). */
+export interface McpPromptResult {
+  description?: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string }>;
 }

@@ -11,6 +11,7 @@ import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
 import type { SessionStore } from './sessionStore';
 import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
+import { decodePlanRuns, PlanRunLog, planRunsKey, type PlanRun } from './planRuns';
 import type { SessionInfo, StoredMessage } from './types';
 
 export interface SessionMeta {
@@ -22,6 +23,11 @@ export interface SessionMeta {
 export interface RecorderOptions {
   /** Continue this stored session; absent: a new session is created from `meta`. */
   sessionId?: string;
+  /**
+   * The session's messages as loadMessages returns them, when the caller has just read them (the editor reads
+   * a session once for the panel and the model); absent, they are read here.
+   */
+  current?: readonly StoredMessage[];
   meta: SessionMeta;
   /** Things the user should hear about (an interrupted session, an unreadable context state, a failed write). */
   warn: (message: string) => void;
@@ -42,6 +48,8 @@ export interface SessionRecorder {
   readonly contextState: ContextState | undefined;
   /** The session was interrupted in the middle of a turn the last time it ran. */
   readonly interrupted: boolean;
+  /** Planned runs (plan, step records, how each ended), oldest first; kept current as events arrive. */
+  readonly planRuns: readonly PlanRun[];
   onMessage(message: ChatMessage): Promise<void>;
   onEvent(event: AgentEvent): void;
   /**
@@ -71,17 +79,19 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
   let contextState: ContextState | undefined;
   let info: SessionInfo;
   let interrupted = false;
+  let storedRuns: PlanRun[] = [];
   if (options.sessionId !== undefined) {
     const existing = await store.getSession(options.sessionId);
     if (!existing) throw new PersistenceError('not-found', `No session with id ${options.sessionId}.`);
     info = existing;
     interrupted = existing.status === 'interrupted';
-    const rows = await store.loadMessages(existing.id);
+    const rows = options.current ?? (await store.loadMessages(existing.id));
     history = rows.map((row) => {
       const message = toChatMessage(row);
       rowIds.set(message, row.id);
       return message;
     });
+    storedRuns = decodePlanRuns(await store.getKv(planRunsKey(existing.id)));
     const storedState = await store.getKv(contextStateKey(existing.id));
     contextState = decodeContextState(storedState);
     if (storedState !== undefined && !contextState) {
@@ -104,6 +114,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
   const pendingAudits = new Set<Promise<unknown>>();
   // Compressions are stored one after another, in the order they happened.
   let compressionWrites: Promise<void> = Promise.resolve();
+  let messageCount = history.length;
+  let planWrites: Promise<void> = Promise.resolve();
+  const planRuns = new PlanRunLog(storedRuns, () => messageCount, (runs) => {
+    const text = JSON.stringify(runs);
+    planWrites = planWrites.then(() => store.setKv(planRunsKey(sid), text)).catch((e: Error) => warn(`could not store the planned run: ${e.message}`));
+  });
 
   const storeCompression = async (report: CompressionReport, state: ContextState | undefined) => {
     for (const c of report.compressed) {
@@ -128,7 +144,11 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     history,
     contextState,
     interrupted,
+    get planRuns() {
+      return planRuns.all;
+    },
     onMessage: async (message) => {
+      messageCount++;
       try {
         rowIds.set(message, await store.appendMessage(sid, message));
       } catch (err) {
@@ -142,6 +162,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
         .catch((e: Error) => warn(`could not store the compressed context: ${e.message}`));
     },
     onEvent: (event) => {
+      planRuns.onEvent(event);
       if (event.type === 'tool_call') callArgs.set(event.id, event.arguments);
       if (event.type === 'approval_result') approvals.set(event.id, event.approved ? (event.scope ?? 'once') : 'denied');
       if (event.type === 'tool_result') {
@@ -180,6 +201,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     settle: async () => {
       await Promise.all([...pendingAudits]);
       await compressionWrites;
+      await planWrites;
     },
   };
 }

@@ -230,6 +230,23 @@ export class SessionStore extends SessionRecords {
     return this.db.all('SELECT * FROM messages WHERE session_id = ? AND compressed_from IS NULL ORDER BY seq, id', [sessionId]).map(rowToMessage);
   }
 
+  /**
+   * Both views of a conversation from one read (opening a long session read it three times):
+   * `originals` as loadOriginalMessages returns them, `current` as loadMessages (without display-only) does.
+   * A message never compressed is the same object in both lists; treat them as read-only.
+   */
+  async loadConversation(sessionId: string): Promise<{ originals: StoredMessage[]; current: StoredMessage[] }> {
+    this.requireSession(sessionId);
+    const rows = this.db.all('SELECT * FROM messages WHERE session_id = ? ORDER BY seq, id', [sessionId]).map(rowToMessage);
+    const originals: StoredMessage[] = [];
+    const current: StoredMessage[] = [];
+    for (const message of rows) {
+      if (message.compressedFrom === undefined) originals.push(message);
+      if (message.supersededBy === undefined && !message.displayOnly) current.push(message);
+    }
+    return { originals, current };
+  }
+
   /** A turn starts: if the process dies before endTurn, the session opens as interrupted next time. */
   async beginTurn(sessionId: string): Promise<void> {
     this.setSessionState(sessionId, "turn_open = 1, status = 'active'");

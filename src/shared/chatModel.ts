@@ -92,7 +92,7 @@ export type ContextUsage = z.infer<typeof ContextUsageSchema>;
  * A context chip: a reference to code the user attached to the next message. The text is read when the message
  * is sent (so edits made meanwhile are seen), never stored here.
  */
-export const AttachmentSchema = z.object({
+export const CodeAttachmentSchema = z.object({
   id: Id,
   /** Workspace-relative path, the chip's label and the tracker's name for the file ("src/a.ts"). */
   path: Short(4000),
@@ -103,7 +103,31 @@ export const AttachmentSchema = z.object({
   endLine: z.optional(z.int().check(z.positive())),
   languageId: z.optional(Short(100)),
 });
-export type Attachment = z.infer<typeof AttachmentSchema>;
+export type CodeAttachment = z.infer<typeof CodeAttachmentSchema>;
+
+/** A resource an MCP server lists (or a filled template): read through that server when the message is sent. */
+export const ResourceAttachmentSchema = z.object({
+  id: Id,
+  kind: z.literal('mcpResource'),
+  server: z.string().check(z.minLength(1), z.maxLength(200)),
+  uri: z.string().check(z.minLength(1), z.maxLength(8000)),
+  /** The server's name for it, shown on the chip. */
+  name: z.optional(Short(500)),
+  mimeType: z.optional(Short(200)),
+});
+export type ResourceAttachment = z.infer<typeof ResourceAttachmentSchema>;
+
+export const AttachmentSchema = z.union([ResourceAttachmentSchema, CodeAttachmentSchema]);
+export type Attachment = CodeAttachment | ResourceAttachment;
+
+export function isResourceAttachment(attachment: Attachment): attachment is ResourceAttachment {
+  return 'kind' in attachment && attachment.kind === 'mcpResource';
+}
+
+/** How a resource chip is named in the message the model gets and on the chip's hover: `server:uri`. */
+export function resourceLabel(attachment: Pick<ResourceAttachment, 'server' | 'uri'>): string {
+  return `${attachment.server}:${attachment.uri}`;
+}
 /** Most chips one message carries; more would not fit a local model's context anyway. */
 export const MAX_ATTACHMENTS = 20;
 

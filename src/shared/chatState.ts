@@ -2,7 +2,7 @@
 // The host keeps the authoritative state with it; the webview applies the same events to its copy.
 // Updates are immutable and touch only the changed item, so the view can diff by identity.
 import type { Attachment, ChatEvent, ChatItem, ChatViewState, ToolItem } from './chatModel';
-import { MAX_ATTACHMENTS, MAX_TOOL_TEXT } from './chatModel';
+import { isResourceAttachment, MAX_ATTACHMENTS, MAX_TOOL_TEXT } from './chatModel';
 import { markCompressed } from './compressedMarks';
 
 export function initialChatState(available: number | null = null): ChatViewState {
@@ -85,9 +85,15 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
 /** Same file and lines as a pending chip: nothing new. Beyond the limit the oldest chip gives way. */
 function addAttachment(state: ChatViewState, attachment: Attachment): ChatViewState {
   const current = state.attachments ?? [];
-  const same = (a: Attachment) => a.file === attachment.file && a.startLine === attachment.startLine && a.endLine === attachment.endLine;
+  const same = (a: Attachment) => sameSource(a, attachment);
   if (current.some((a) => a.id === attachment.id || same(a))) return state;
   return withAttachments(state, [...current, attachment].slice(-MAX_ATTACHMENTS));
+}
+
+/** The same file and lines, or the same server and resource. */
+function sameSource(a: Attachment, b: Attachment): boolean {
+  if (isResourceAttachment(a) || isResourceAttachment(b)) return isResourceAttachment(a) && isResourceAttachment(b) && a.server === b.server && a.uri === b.uri;
+  return a.file === b.file && a.startLine === b.startLine && a.endLine === b.endLine;
 }
 
 function withAttachments(state: ChatViewState, attachments: Attachment[]): ChatViewState {

@@ -28,7 +28,8 @@ export function markCompressed(items: ChatItem[], mark: Pick<CompressedMark, 'ta
   return next;
 }
 
-function keyOf(item: ChatItem, target: CompressedTarget): string | undefined {
+/** What a mark matches an item by: its text (tool cards: the call id), for items of the mark's kind. */
+export function keyOf(item: ChatItem, target: CompressedTarget): string | undefined {
   if (item.kind !== target) return undefined;
   if (item.kind === 'tool') return item.callId;
   if (item.kind === 'user' || item.kind === 'assistant') return item.text;

@@ -1,7 +1,7 @@
 // The host <-> webview protocol: every message in both directions, validated with zod on receipt.
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { ChatEventSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
+import { ChatEventSchema, ChatItemSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
 
 export * from './chatModel';
 
@@ -9,6 +9,9 @@ export * from './chatModel';
 z.config(en());
 
 const Seq = z.int().check(z.nonnegative());
+
+/** Most items one `olderItems` answer carries. */
+export const MAX_OLDER_ITEMS = 2000;
 
 /** Longest message the user may send in one go (a big paste is fine; a runaway one is not). */
 export const MAX_USER_MESSAGE = 200_000;
@@ -33,12 +36,31 @@ export const SessionEntrySchema = z.object({
 });
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 
+/** An MCP prompt offered as a slash command in the message box (see slashCommand.ts). */
+export const SlashCommandSchema = z.object({
+  /** `server.prompt`, without the slash; one word. */
+  command: z.string().check(z.minLength(1), z.maxLength(500), z.regex(/^[^\s/]+$/, 'one word without slashes')),
+  title: z.optional(z.string().check(z.maxLength(500))),
+  description: z.optional(z.string().check(z.maxLength(2000))),
+});
+export type SlashCommand = z.infer<typeof SlashCommandSchema>;
+
 export const SessionActionSchema = z.enum(['open', 'rename', 'delete', 'exportMarkdown', 'exportJson']);
 export type SessionAction = z.infer<typeof SessionActionSchema>;
 
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
-  /** The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. */
-  z.object({ type: z.literal('snapshot'), seq: Seq, state: ChatViewStateSchema }),
+  /**
+   * The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. A long
+   * conversation comes as its newest items: `older` more precede `state.items[0]` (ask with `olderItems`).
+   */
+  z.object({ type: z.literal('snapshot'), seq: Seq, state: ChatViewStateSchema, older: z.optional(Seq) }),
+  /** The answer to `olderItems`: the items just before item `before`, oldest first; `older` more precede them. */
+  z.object({
+    type: z.literal('olderItems'),
+    before: z.string().check(z.minLength(1), z.maxLength(200)),
+    items: z.array(ChatItemSchema).check(z.maxLength(MAX_OLDER_ITEMS)),
+    older: Seq,
+  }),
   /** Events after `base` up to `seq`. A webview whose own seq is not `base` asks for a snapshot. */
   z.object({ type: z.literal('events'), base: Seq, seq: Seq, events: z.array(ChatEventSchema).check(z.minLength(1), z.maxLength(10_000)) }),
   z.object({
@@ -64,13 +86,20 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     note: z.optional(z.string().check(z.maxLength(5000))),
     reveal: z.optional(z.boolean()),
   }),
+  /** What the ready MCP servers offer the message box: prompts as slash commands, and how many resources can be attached. */
+  z.object({
+    type: z.literal('mcpOffers'),
+    prompts: z.array(SlashCommandSchema).check(z.maxLength(2000)),
+    /** Resources and resource templates together; the panel offers its "@" button when there are any. */
+    resources: z.int().check(z.nonnegative()),
+  }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
 // ---- webview -> host ----
 
 /** Commands the panel may ask the host to run; the host maps them to `localharness.*` command ids. */
-export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession']);
+export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession', 'attachMcpResource']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
@@ -91,6 +120,12 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sessionAction'), action: SessionActionSchema, id: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** The × on a context chip. */
   z.object({ type: z.literal('removeAttachment'), id: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  /** Scrolled up to the oldest item it has: the `count` items before item `before` (answered with `olderItems`). */
+  z.object({
+    type: z.literal('olderItems'),
+    before: z.string().check(z.minLength(1), z.maxLength(200)),
+    count: z.int().check(z.positive(), z.maximum(MAX_OLDER_ITEMS)),
+  }),
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

@@ -28,6 +28,8 @@ export const USER_ONLY_KEYS = [
   // The planner's and executor's servers receive the conversation like the chat's: the user's choice only.
   'orchestrator.plannerBaseUrl',
   'orchestrator.executorBaseUrl',
+  'orchestrator.plannerProvider',
+  'orchestrator.executorProvider',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */

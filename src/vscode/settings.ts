@@ -61,6 +61,9 @@ export interface OrchestratorSettings {
   /** Empty: the chat's server. Same provider kind as the chat. User settings only (serverSettings.ts). */
   plannerBaseUrl: string;
   executorBaseUrl: string;
+  /** Empty: the chat's kind of server. Either may be the other kind (an Ollama planner, an LM Studio executor). */
+  plannerProvider: '' | 'ollama' | 'openai';
+  executorProvider: '' | 'ollama' | 'openai';
   maxSteps: number;
 }
 
@@ -89,7 +92,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   indexOnRead: 'ask',
   reindexOnSave: false,
   indexEmbeddingModel: '',
-  orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', maxSteps: 12 },
+  orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 },
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -226,12 +229,20 @@ function parseOrchestrator(
     problems.push(`localharness.${key} "${url}" is not an http(s) address; using the chat's server.`);
     return '';
   };
+  const kind = (key: string): OrchestratorSettings['plannerProvider'] => {
+    const value = str(key, '');
+    if (value === '' || value === 'ollama' || value === 'openai') return value;
+    problems.push(`localharness.${key} should be "ollama" or "openai" (empty: the chat's); using the chat's.`);
+    return '';
+  };
   const settings: OrchestratorSettings = {
     enabled,
     plannerModel: str('orchestrator.plannerModel', d.plannerModel),
     executorModel: str('orchestrator.executorModel', d.executorModel),
     plannerBaseUrl: address('orchestrator.plannerBaseUrl'),
     executorBaseUrl: address('orchestrator.executorBaseUrl'),
+    plannerProvider: kind('orchestrator.plannerProvider'),
+    executorProvider: kind('orchestrator.executorProvider'),
     maxSteps: int('orchestrator.maxSteps', d.maxSteps, 1, 50),
   };
   if (settings.enabled && !settings.executorModel) {

@@ -18,11 +18,23 @@ import { HEADER, docName, headerTaskText } from '../helpers/weakModels/headerTas
 const CHAT_MODEL = 'qwen3:8b';
 const EXECUTOR = 'qwen2.5:1.5b';
 const FILES = [1, 2, 3].map(docName);
+/** The run cut off by a reload and resumed: its own three files. */
+const LATER = [4, 5, 6].map(docName);
+const LATER_TASK = `Add the line "${HEADER}" at the top of each of these files: ${LATER.join(', ')}.`;
 
 const planner = plannerModel({ plan: 'good' });
 const executor = executorModel();
 /** The executor answers its model's requests; the chat model plans, answers, and is the ordinary agent. */
-const script: Script = (body: ChatBody) => (body.model === EXECUTOR ? executor(body) : body.model === CHAT_MODEL ? { ...planner(body), chunkSize: 6 } : undefined);
+let heldOnce = false;
+/** The executor's request for doc-05's edit (step 2 of the later run, after its read) is held once: the window reloads meanwhile. */
+function held(body: ChatBody): boolean {
+  const text = JSON.stringify(body.messages ?? []);
+  if (heldOnce || !text.includes('Step 2 of 3: Add the line') || !text.includes('doc-05.txt') || !(body.messages ?? []).some((m) => (m as { role?: string }).role === 'tool')) return false;
+  heldOnce = true;
+  return true;
+}
+const script: Script = (body: ChatBody) =>
+  body.model === EXECUTOR ? { ...executor(body), ...(held(body) && { delayMs: 20_000 }) } : body.model === CHAT_MODEL ? { ...planner(body), chunkSize: 6 } : undefined;
 
 let session: E2ESession;
 
@@ -32,7 +44,7 @@ before(async () => {
     script,
     provider: 'openai',
     model: CHAT_MODEL,
-    files: Object.fromEntries(FILES.map((f, i) => [f, `Title ${i + 1}\nbody of document ${i + 1}\n`])),
+    files: Object.fromEntries([...FILES, ...LATER].map((f, i) => [f, `Title ${i + 1}\nbody of document ${i + 1}\n`])),
     settings: { 'localharness.orchestrator.executorModel': EXECUTOR },
   });
   await session.chat.open();
@@ -124,6 +136,46 @@ describe('planner and executor in the editor', { timeout: 300_000 }, () => {
       assert.equal(await chat.notices.filter({ hasText: 'Planned ' }).count(), 1, 'no second plan');
       assert.deepEqual(FILES.map(headerLines), [1, 1, 1], 'nothing was done twice');
       await session.screenshot('05-plain-turn');
+    });
+  });
+
+  test('a planned run cut off by a window reload shows in the restored chat and Resume continues it at the step it stopped', async () => {
+    const { chat, workbench } = session;
+    const plansBefore = (session.llm.requests as ChatBody[]).filter(isPlanRequest).length;
+    await session.step('planned turn, reload during step 2', async () => {
+      await workbench.runCommand('Local Harness: Run With Planner…', { opensInput: true });
+      const input = workbench.page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(LATER_TASK);
+      await workbench.page.keyboard.press('Enter');
+      await workbench.waitForDialog(60_000);
+      await workbench.answerDialog('Allow');
+      // Step 2 has read its file and waits for the executor's next answer (held by the server): reload now.
+      await waitUntil(async () => heldOnce, 60_000, 'step 2 to ask the executor for its edit');
+      assert.deepEqual(LATER.map(headerLines), [1, 0, 0]);
+      await workbench.reload();
+      await chat.open();
+    });
+    await session.step('the restored chat shows the run and offers Resume', async () => {
+      const offer = chat.errorMessages.filter({ hasText: 'Resume continues it at step 2 of 3' });
+      await offer.first().waitFor({ timeout: 30_000 });
+      const stored = chat.notices.filter({ hasText: /Planned 3 steps: 1\. .*doc-04\.txt \(done\); 2\. .*doc-05\.txt \(not run\); 3\. .*doc-06\.txt \(not run\)\. Stopped after 1 of 3 steps \(the window closed\)\./ });
+      await stored.first().waitFor({ timeout: 10_000 });
+      await session.screenshot('06-restored-planned-run');
+      await offer.getByRole('button', { name: 'Resume' }).click();
+    });
+    await session.step('Resume: steps 2 and 3 run (each edit asked), then the answer', async () => {
+      for (const file of LATER.slice(1)) {
+        const dialog = await workbench.waitForDialog(60_000);
+        assert.match(`${dialog.message}\n${dialog.detail}`, new RegExp(file.replace('.', '\\.')));
+        await workbench.answerDialog('Allow');
+      }
+      await chat.assistantMessages.filter({ hasText: 'Added the header to 3 of 3 files.' }).last().waitFor({ timeout: 60_000 });
+      await chat.waitIdle(30_000);
+      await session.screenshot('07-resumed-run-done');
+      assert.deepEqual(LATER.map(headerLines), [1, 1, 1], 'each file got the header exactly once');
+      const plans = (session.llm.requests as ChatBody[]).filter(isPlanRequest).length;
+      assert.equal(plans - plansBefore, 1, 'the resumed run was not planned again');
     });
   });
 

@@ -13,4 +13,6 @@ export interface ViewContext {
   doc: Document;
   markdown: MarkdownRenderer;
   timing: ViewTiming;
+  /** Problems worth a log line (an item that failed validation); console.warn when absent. */
+  log?: (line: string) => void;
 }

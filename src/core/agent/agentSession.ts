@@ -4,7 +4,7 @@ import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import type { ApprovalGate } from '../approval/gate';
 import type { ToolRegistry } from '../tools/registry';
-import type { RiskLevel } from '../tools/tool';
+import type { RiskLevel, Tool } from '../tools/tool';
 import type { WorkspaceRoots } from '../tools/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { ContextTracker } from '../context/tracker';
@@ -18,13 +18,13 @@ import type { TurnHooksSettingsInput } from '../resilience/settings';
 import type { ModelEndpoint } from '../resilience/failureText';
 import type { ToolProtocol } from '../toolProtocol/protocol';
 import type { EventBus } from './events';
-import { runTurn, type ToolSelectionState, type TurnOutcome } from './turnRunner';
+import { runTurn, type ToolSelectionState, type TurnConfig, type TurnOutcome } from './turnRunner';
 import { errorText } from './toolExecutor';
 import { createContextManager, type ContextManager, type ContextManagerOptions } from '../context/contextManager';
 import type { IndexSummaryPort, KnowledgeRetriever, Retrieval } from '../knowledge/types';
 import { renderRetrievedContext } from '../knowledge/renderRetrieval';
 import { estimateTokens } from '../tokens';
-import { createOrchestrator, type Orchestrator, type OrchestratorOptions } from '../orchestrator';
+import { createOrchestrator, type Orchestrator, type OrchestratorOptions, type SavedRun } from '../orchestrator';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -116,7 +116,7 @@ export class AgentSession {
         ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
         ...(o.knowledge?.summaries && { summaries: o.knowledge.summaries }),
         // In xml mode the tool list lives in the system prompt, not in the request.
-        tools: () => (this.protocol === 'xml' ? [] : o.registry.definitions(o.allowedRisks)),
+        tools: () => (this.protocol === 'xml' ? [] : this.toolDefinitions()),
         callBudget: true,
         onWindowChange: (change) => o.bus.emit({ type: 'context_window', ...change }),
         onCompression: (report) => {
@@ -223,10 +223,10 @@ export class AgentSession {
     const budget = window ? Math.floor(window * SYSTEM_PROMPT_SHARE) : undefined;
     const built = composeSystemPrompt({
       system: o.systemInfo,
-      loopBreakingTools: o.registry.definitions(o.allowedRisks).some((d) => d.name === 'task_completion'),
+      loopBreakingTools: this.toolDefinitions().some((d) => d.name === 'task_completion'),
       toolProtocol: this.protocol,
       // In xml mode the tools are described in this prompt: the ones this request offers.
-      tools: this.offeredTools ?? o.registry.definitions(o.allowedRisks),
+      tools: this.offeredTools ?? this.toolDefinitions(),
       hotContext: renderHotContext(o.tracker.snapshot()),
       ...(this.rules && { rules: this.rules }),
       ...(this.retrievedContext && { retrievedContext: this.retrievedContext }),
@@ -241,6 +241,22 @@ export class AgentSession {
     return built.text;
   }
   private lastPromptNotice: string | undefined;
+
+  /**
+   * The registry's definitions (of the allowed risks), as the same array for as long as the registry holds the
+   * same tools: the context manager's meter caches the tools' token estimate by array identity, and a fresh
+   * array every round re-estimated every definition before every request. Read-only for callers.
+   */
+  private toolDefinitions(): ToolDefinition[] {
+    const o = this.options;
+    const tools = o.registry.list((t) => !o.allowedRisks || o.allowedRisks.includes(t.risk));
+    const cached = this.definitionsFor;
+    if (cached && cached.tools.length === tools.length && cached.tools.every((t, i) => t === tools[i])) return cached.definitions;
+    const definitions = o.registry.definitions(o.allowedRisks);
+    this.definitionsFor = { tools, definitions };
+    return definitions;
+  }
+  private definitionsFor: { tools: readonly Tool[]; definitions: ToolDefinition[] } | undefined;
   /** What the pre-filter chose for the next request (the prompt describes these in xml mode). */
   private offeredTools: ToolDefinition[] | undefined;
   /** The running turn's request, and whether the index was asked for it (once per turn). */
@@ -295,6 +311,21 @@ export class AgentSession {
   }
 
   async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
+    return this.runTurnWith(text, signal, undefined);
+  }
+
+  /** Turns are planned and executed by two models (the orchestrator option). */
+  get planned(): boolean {
+    return this.orchestrator !== undefined;
+  }
+
+  /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
+  async resumePlan(run: SavedRun, signal: AbortSignal): Promise<TurnOutcome> {
+    if (!this.orchestrator) throw new Error('this session has no planner and executor configured, so a planned run cannot continue');
+    return this.runTurnWith(run.request, signal, run);
+  }
+
+  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
     this.running = true;
     try {
@@ -308,7 +339,10 @@ export class AgentSession {
       this.retrievedContext = undefined; // the last turn's code is not this request's
       o.toolSelector?.startTurn();
       // Orchestrated: same history and config; the normal turn is its fallback.
-      return await (this.orchestrator ? this.orchestrator.run : runTurn)(
+      const orchestrator = this.orchestrator;
+      const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =
+        resume && orchestrator ? (h, _t, c, s) => orchestrator.resume(h, resume, c, s) : orchestrator ? orchestrator.run : runTurn;
+      return await turn(
         this.history,
         text,
         {

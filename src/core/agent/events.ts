@@ -50,7 +50,10 @@ export type AgentEvent =
   /** An orchestrated turn (src/core/orchestrator): the planner's plan, then each step around its ordinary rounds. */
   | PlanEvent
   | { type: 'step_start'; stepId: string; goal: string; index: number; total: number }
-  | { type: 'step_end'; stepId: string; status: StepStatus; summary?: string }
+  /** `result`: the step's tool results, clipped, so a resumed run can hand them to later steps. */
+  | { type: 'step_end'; stepId: string; status: StepStatus; summary?: string; result?: string }
+  /** The planned run gave way to the single-model loop (a notice says why); a resume must not re-plan it. */
+  | { type: 'plan_fallback'; reason: string }
   | { type: 'error'; message: string }
   | { type: 'turn_end'; reason: TurnEndReason; result?: string };
 
@@ -71,6 +74,8 @@ export interface PlanEvent {
   type: 'plan';
   steps: Array<{ id: string; goal: string; toolHint?: string; dependsOn: string[] }>;
   doneWhen: string;
+  /** A stored run continued after a reload or a Stop: the same plan, not a new one. */
+  resumed?: boolean;
 }
 
 export type AgentEventType = AgentEvent['type'];

@@ -82,6 +82,12 @@ interface Compiled extends SensitivePattern {
   test: (path: string) => boolean;
   /** Written with a leading "/": only matches from the workspace folder's root. */
   anchored: boolean;
+  /**
+   * Lower-cased plain text every match has: at its start (`atStart`) or anywhere. A path whose lower-cased text
+   * lacks it cannot match, so the glob is not even compiled (see compileDefault). "" for extra patterns.
+   */
+  literal: string;
+  atStart: boolean;
 }
 
 export const EXTRA_PATTERN_CONTROLS = 'listed as sensitive in your settings';
@@ -92,7 +98,7 @@ export class SensitivePaths {
   readonly ignored: string[] = [];
 
   constructor(extraPatterns: readonly string[] = []) {
-    this.compiled = DEFAULT_SENSITIVE_PATTERNS.map((p) => compile(p));
+    this.compiled = [...compiledDefaults()];
     for (const raw of extraPatterns) {
       const pattern = typeof raw === 'string' ? raw.trim().replace(/\\/g, '/') : '';
       if (pattern === '' || pattern.startsWith('!') || pattern === '/') {
@@ -116,20 +122,72 @@ export class SensitivePaths {
     const normalized = normalize(path);
     if (normalized === '') return undefined;
     const suffixes = suffixesOf(normalized);
+    const lowered = suffixes.map((s) => s.toLowerCase());
+    const could = (p: Compiled, lower: string) => (p.atStart ? lower.startsWith(p.literal) : lower.includes(p.literal));
     for (const p of this.compiled) {
-      const hit = p.anchored ? inWorkspace && p.test(normalized) : suffixes.some((s) => p.test(s));
+      const hit = p.anchored
+        ? inWorkspace && could(p, normalized.toLowerCase()) && p.test(normalized)
+        : suffixes.some((s, i) => could(p, lowered[i]!) && p.test(s));
       if (hit) return { pattern: p.pattern, controls: p.controls, ...(p.onlyCommandFields && { onlyCommandFields: true }) };
     }
     return undefined;
   }
 }
 
-function compile(p: SensitivePattern): Compiled {
+const GLOB_OPTIONS = { dot: true, nocase: true };
+
+function globOf(p: SensitivePattern): { anchored: boolean; glob: string } {
   const anchored = p.pattern.startsWith('/');
-  const glob = (anchored ? p.pattern.slice(1) : p.pattern).replace(/\/+$/, '');
+  return { anchored, glob: (anchored ? p.pattern.slice(1) : p.pattern).replace(/\/+$/, '') };
+}
+
+/** An extra pattern from the settings: compiled now, so one that is not a valid glob is reported right away. */
+function compile(p: SensitivePattern): Compiled {
+  const { anchored, glob } = globOf(p);
   // A pattern also covers what is inside it when it names a folder ("secrets/" or "secrets" → "secrets/x"), as
   // in .gitignore. nocase everywhere: a false alarm costs one question; a miss on a case-insensitive disk a bypass.
-  return { ...p, anchored, test: picomatch([glob, `${glob}/**`], { dot: true, nocase: true }) };
+  return { ...p, anchored, literal: '', atStart: true, test: picomatch([glob, `${glob}/**`], GLOB_OPTIONS) };
+}
+
+/**
+ * A default pattern, compiled on the first path that could match it. Compiling all 57 up front cost the
+ * CLI 15–40 ms of cold code before its first tool call could run (the largest item in a profile of the
+ * per-round path), while a typical path starts like none of them. The glob's regexes are the ones picomatch
+ * would build, tested the way picomatch tests them (exact text first, then the regex).
+ */
+function compileDefault(p: SensitivePattern): Compiled {
+  const { anchored, glob } = globOf(p);
+  const globs = [glob, `${glob}/**`];
+  let regexes: RegExp[] | undefined;
+  const test = (path: string): boolean => {
+    if (path === '') return false;
+    regexes ??= globs.map((g) => picomatch.makeRe(g, GLOB_OPTIONS));
+    return globs.some((g, i) => path === g || regexes![i]!.test(path));
+  };
+  return { ...p, anchored, ...requiredLiteral(glob), test };
+}
+
+/**
+ * Plain text every path the glob matches contains, lower-cased: its leading run of plain ASCII characters
+ * (a match starts with it), or for a glob starting with a wildcard its longest such run (a match contains it).
+ * A nocase regex matches an ASCII character only with the same letter in either case (never a non-ASCII one),
+ * and picomatch puts plain characters into its regex as they are. Runs stop at any character picomatch may
+ * treat specially and at non-ASCII ones, and lose their edge slashes ("x/**" matches "x" itself).
+ * (test/unit/approval/sensitivePrefilter.test.ts checks the shortcut against picomatch.)
+ */
+export function requiredLiteral(glob: string): { literal: string; atStart: boolean } {
+  if (glob.startsWith('./')) return { literal: '', atStart: true };
+  const lead = /^[A-Za-z0-9._/-]*/.exec(glob)![0].replace(/\/+$/, '');
+  if (lead !== '') return { literal: lead.toLowerCase(), atStart: true };
+  const runs = glob.split(/[^A-Za-z0-9._/-]+/).map((r) => r.replace(/^\/+|\/+$/g, '').toLowerCase());
+  return { literal: runs.reduce((a, b) => (b.length > a.length ? b : a), ''), atStart: false };
+}
+
+let defaults: readonly Compiled[] | undefined;
+/** Once per process: every SensitivePaths shares the defaults, compiled or not. */
+function compiledDefaults(): readonly Compiled[] {
+  defaults ??= DEFAULT_SENSITIVE_PATTERNS.map(compileDefault);
+  return defaults;
 }
 
 function normalize(path: string): string {

@@ -59,8 +59,10 @@ export interface StepInput {
   index: number;
   plan: Plan;
   done: ReadonlyMap<string, StepRecord>;
-  /** The failed attempt's exchange, shown again on the retry. */
+  /** The failed attempt's exchange, shown again on the retry (or a resumed step's calls so far). */
   previous?: ChatMessage[];
+  /** Successful results already in `previous` (a resumed step): they count towards the step being done. */
+  previousResults?: string[];
 }
 
 export async function executeStep(input: StepInput, env: StepEnv, signal: AbortSignal): Promise<StepAttempt> {
@@ -71,8 +73,8 @@ export async function executeStep(input: StepInput, env: StepEnv, signal: AbortS
     { role: 'user', content: stepPrompt(input) },
   ];
   const tools = await stepTools(step, env, signal);
-  const results: string[] = [];
-  let okCalls = 0;
+  const results: string[] = [...(input.previousResults ?? [])];
+  let okCalls = results.length;
   let lastRoundOk = false;
   let firstMessage = true;
   const record = async (message: ChatMessage) => {

@@ -55,6 +55,19 @@ const CONTINUATION_RESULTS_CHARS = 3000;
 export interface Orchestrator {
   /** One user turn on `history` (appended to in place). `config` is the session's normal turn: the fallback. */
   run(history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal): Promise<TurnOutcome>;
+  /**
+   * Continues a stored run (after a reload or a Stop) at its first unfinished step, without planning again:
+   * finished steps keep their results, a step cut off halfway sees what it already did, then the answer.
+   */
+  resume(history: ChatMessage[], run: SavedRun, config: TurnConfig, signal: AbortSignal): Promise<TurnOutcome>;
+}
+
+/** What a session stored about a planned run (src/persistence/planRuns.ts): enough to continue it. */
+export interface SavedRun {
+  turnId: string;
+  request: string;
+  plan: Plan;
+  records: ReadonlyArray<{ stepId: string; status: StepRecord['status']; summary: string; result: string }>;
 }
 
 /** No network here: the executor's hooks resolve its tool protocol on the first call. */
@@ -71,6 +84,8 @@ export function createOrchestrator(options: OrchestratorOptions, deps: Orchestra
   });
   return {
     run: (history, text, config, signal) => runOrchestratedTurn({ history, text, config, options, deps, callExecutor: executorHooks.callModel }, signal),
+    resume: (history, run, config, signal) =>
+      runOrchestratedTurn({ history, text: run.request, config, options, deps, callExecutor: executorHooks.callModel, resume: run }, signal),
   };
 }
 
@@ -81,6 +96,7 @@ interface TurnInput {
   options: OrchestratorOptions;
   deps: OrchestratorDeps;
   callExecutor: StepEnv['callModel'];
+  resume?: SavedRun;
 }
 
 async function runOrchestratedTurn(input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
@@ -101,9 +117,11 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
   const { history, text, config, options, deps } = input;
   const { bus, registry } = config;
   const { tracker } = deps;
+  const { resume } = input;
   const earlier = digestConversation(history, CONVERSATION_CHARS);
   let rounds = 0;
-  let userAppended = false;
+  // A resumed run's request is already stored once its first step wrote anything.
+  let userAppended = resume !== undefined && requestIndex(history, text) >= 0;
   const append = async (message: ChatMessage) => {
     history.push(message);
     await config.onMessage?.(message);
@@ -132,6 +150,7 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
 
   const fallback = async (reason: string): Promise<TurnOutcome> => {
     tracker.setTodos(todosBefore); // the plan's open items would nag the single-model loop about work it may do differently
+    bus.emit({ type: 'plan_fallback', reason });
     bus.emit({ type: 'notice', message: `The planned run stopped: ${reason}. Continuing in the single-model loop with ${config.model}${userAppended ? '; the tool calls already made are kept and not repeated' : ''}.` });
     // The nested turn is this turn: its turn_start is not news, its turn_end is ours.
     const inner = new EventBus();
@@ -143,13 +162,14 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     return { ...outcome, rounds: outcome.rounds + rounds };
   };
 
-  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: text });
+  bus.emit({ type: 'turn_start', turnId: resume?.turnId ?? randomUUID(), message: text });
   const all = registry.definitions(config.allowedRisks);
   const executorTools: ToolDefinition[] = all.filter((t) => !NOT_FOR_EXECUTOR.has(t.name));
 
-  // 1. Plan.
+  // 1. Plan (a resumed run keeps its plan).
   let plan: Plan;
-  try {
+  if (resume) plan = resume.plan;
+  else try {
     bus.emit({ type: 'status', message: `Planning with ${options.planner.model}…` });
     rounds++;
     const planned = await makePlan({
@@ -172,8 +192,9 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     if (err instanceof ProviderError) return fallback(`the planner (${options.planner.model} at ${options.planner.provider.baseUrl}) failed: ${err.message}`);
     throw err;
   }
-  bus.emit({ type: 'plan', steps: plan.steps.map((s) => ({ ...s, dependsOn: [...s.dependsOn] })), doneWhen: plan.doneWhen });
-  const todos: Todo[] = plan.steps.map((s) => ({ text: s.goal, status: 'pending' }));
+  bus.emit({ type: 'plan', steps: plan.steps.map((s) => ({ ...s, dependsOn: [...s.dependsOn] })), doneWhen: plan.doneWhen, ...(resume && { resumed: true }) });
+  const earlierRecords = new Map((resume?.records ?? []).map((r) => [r.stepId, r]));
+  const todos: Todo[] = plan.steps.map((s) => ({ text: s.goal, status: earlierRecords.get(s.id)?.status === 'ok' ? 'done' : 'pending' }));
   const setStatus = (i: number, status: Todo['status']) => {
     todos[i] = { ...todos[i]!, status };
     tracker.setTodos(todos);
@@ -206,9 +227,18 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
   const finish = (record: StepRecord) => {
     records.push(record);
     done.set(record.step.id, record);
-    bus.emit({ type: 'step_end', stepId: record.step.id, status: record.status, ...(record.summary && { summary: record.summary }) });
+    bus.emit({ type: 'step_end', stepId: record.step.id, status: record.status, ...(record.summary && { summary: record.summary }), ...(record.result && { result: record.result }) });
   };
+  for (const step of plan.steps) {
+    const saved = earlierRecords.get(step.id);
+    if (!saved) continue;
+    const record: StepRecord = { step, status: saved.status, summary: saved.summary, result: saved.result };
+    records.push(record);
+    done.set(step.id, record);
+  }
+  if (resume && userAppended) await closeUnansweredCalls(history, appendAfterRequest);
   for (const [index, step] of plan.steps.entries()) {
+    if (done.has(step.id)) continue;
     if (signal.aborted) return cancelled();
     const blocked = step.dependsOn.map((id) => done.get(id)).find((r) => r && r.status !== 'ok');
     bus.emit({ type: 'step_start', stepId: step.id, goal: step.goal, index, total: plan.steps.length });
@@ -218,8 +248,10 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     }
     setStatus(index, 'in_progress');
     let attempt: StepAttempt;
+    // A step the reload cut off halfway: the executor sees its own calls and results instead of starting over.
+    const cutOff = resume && userAppended ? stepExchange(history, text, index, plan.steps.length) : undefined;
     try {
-      attempt = await executeStep({ step, index, plan, done }, env, signal);
+      attempt = await executeStep({ step, index, plan, done, ...(cutOff && { previous: cutOff.messages, previousResults: cutOff.results }) }, env, signal);
       if (attempt.kind === 'failed') attempt = await executeStep({ step, index, plan, done, previous: attempt.messages }, env, signal);
     } catch (err) {
       if (signal.aborted || isAbort(err)) {
@@ -297,4 +329,39 @@ export function continuationText(request: string, reason: string, records: reado
     'Steps so far:',
     digestSteps(records, CONTINUATION_RESULTS_CHARS),
   ].join('\n');
+}
+
+/** Where the request sits in history (the last user message with exactly its text), or -1. */
+function requestIndex(history: readonly ChatMessage[], request: string): number {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'user' && history[i]!.content === request) return i;
+  return -1;
+}
+
+/** A reload can cut a step between a tool call and its result: every call gets an answer before anything else is sent. */
+async function closeUnansweredCalls(history: readonly ChatMessage[], append: (m: ChatMessage) => Promise<void>): Promise<void> {
+  const answered = new Set(history.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
+  const last = [...history].reverse().find((m) => m.role === 'assistant');
+  for (const call of last?.toolCalls ?? []) {
+    if (!answered.has(call.id)) {
+      await append({ role: 'tool', content: 'Not run: the session was interrupted before this call finished. Check its effect before calling it again.', toolCallId: call.id, toolName: call.name });
+    }
+  }
+}
+
+/** The messages a step already wrote to history (from its "Step i/n:" heading on), and its successful results. */
+export function stepExchange(history: readonly ChatMessage[], request: string, index: number, total: number): { messages: ChatMessage[]; results: string[] } | undefined {
+  const from = requestIndex(history, request);
+  const heading = `Step ${index + 1}/${total}:`;
+  let start = -1;
+  for (let i = history.length - 1; i > from; i--) {
+    const m = history[i]!;
+    if (m.role === 'assistant' && m.content.startsWith(heading)) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return undefined;
+  const messages = history.slice(start).filter((m) => m.role === 'assistant' || m.role === 'tool');
+  const results = messages.filter((m) => m.role === 'tool' && !/^(Error|Not run|Cancelled|The user denied)\b/.test(m.content)).map((m) => `${m.toolName ?? 'tool'}: ${m.content}`);
+  return { messages, results };
 }

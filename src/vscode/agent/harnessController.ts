@@ -34,9 +34,14 @@ import type { ContextState } from '../../core/compression/view';
 import type { EditorSessionService } from '../sessions/sessionService';
 import { showCompression } from '../sessions/liveCompression';
 import { buildAttachedMessage, type AttachedMessage } from '../codeToChat/readAttachments';
+import type { ResourceReader } from '../codeToChat/resourceBlocks';
 import { compactAttachedMessage, splitAttachedMessage } from '../../shared/attachedMessage';
 import { untilAborted } from '../../core/abortable';
+import type { SavedRun } from '../../core/orchestrator';
 import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
+
+/** What the single-model loop is told when it finishes a planned run that cannot be resumed as planned. */
+const RESUME_PLAN_TEXT = 'A planned run of this request stopped before it finished. The tool calls above already ran: check their results and do only what is left.';
 
 export interface HarnessControllerDeps {
   store: ChatStateStore;
@@ -63,6 +68,8 @@ export interface HarnessControllerDeps {
   beforeTurn?: (signal: AbortSignal) => Promise<void>;
   /** The workspace index every session retrieves from and compresses with (built lazily by its owner). */
   knowledge?: SessionKnowledge;
+  /** Reads an MCP resource chip when the message is sent (absent: such chips attach a note instead). */
+  readResource?: ResourceReader;
 }
 
 export const RESTRICTED_NOTICE =
@@ -98,6 +105,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private lastRetrieval: RetrievalEvent | undefined;
   /** "Run With Planner…" asked for the turn being sent to be planned (whatever `orchestrator.enabled` says). */
   private plannedTurn = false;
+  /** "Resume" on a session whose planned run stopped: the turn being sent continues that run. */
+  private resumeRun: SavedRun | undefined;
   readonly models: ModelService;
   private readonly modelListeners = new Set<() => void>();
   private readonly hotListeners = new Set<() => void>();
@@ -144,7 +153,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     return this.turn !== undefined;
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, options: { chips?: boolean } = {}): Promise<void> {
     if (this.turn) throw new Error('A turn is already running. Press Stop first, or wait for it to finish.');
     const abort = new AbortController();
     let finished!: () => void;
@@ -152,8 +161,9 @@ export class HarnessController implements ChatController, vscode.Disposable {
     this.setBusy(true);
     try {
       // Context chips are read now, not when they were added: the model sees the code as it is.
-      const chips = this.deps.store.attachments;
-      const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, this.deps.fs, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
+      const chips = options.chips === false ? [] : this.deps.store.attachments;
+      const reader = { readFile: (path: string) => this.deps.fs.readFile(path), ...(this.deps.readResource && { readResource: this.deps.readResource }) };
+      const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, reader, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
       await this.runOneTurn(attached?.message ?? text, abort.signal, attached);
     } finally {
       this.turn = undefined;
@@ -170,6 +180,22 @@ export class HarnessController implements ChatController, vscode.Disposable {
       await this.send(text);
     } finally {
       this.plannedTurn = false;
+    }
+  }
+
+  /**
+   * Resume of a session whose planned run stopped: it continues at the first unfinished step with the planner
+   * and executor of the settings; without them the single-model loop is asked to finish the request.
+   */
+  async resumePlannedRun(run: SavedRun): Promise<void> {
+    if (this.turn) throw new Error('A turn is already running. Press Stop first, or wait for it to finish.');
+    this.plannedTurn = true;
+    this.resumeRun = run;
+    try {
+      await this.send(run.request, { chips: false });
+    } finally {
+      this.plannedTurn = false;
+      this.resumeRun = undefined;
     }
   }
 
@@ -414,7 +440,12 @@ export class HarnessController implements ChatController, vscode.Disposable {
     let outcome;
     this.turnSettings = settings;
     try {
-      outcome = await this.agent.session.send(text, signal);
+      const resume = this.resumeRun;
+      if (resume && !this.agent.session.planned) store.notice('The planned run continues in the single-model loop: no planner and executor models are set (localharness.orchestrator.*).');
+      outcome =
+        resume && this.agent.session.planned
+          ? await this.agent.session.resumePlan(resume, signal)
+          : await this.agent.session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal);
     } finally {
       this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);

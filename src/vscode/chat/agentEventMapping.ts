@@ -73,6 +73,9 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
       // Planner/executor turns (src/core/orchestrator): the plan is also the todo list ("What the model knows"),
       // which ticks off as steps finish; the chat says what was planned and which steps did not succeed.
       return [{ type: 'notice', text: planNotice(event) }];
+    case 'plan_fallback':
+      // The notice that follows says why, in words.
+      return [];
     case 'step_start':
       // The step's tool calls show as ordinary cards; the todo list marks it in progress.
       return [];

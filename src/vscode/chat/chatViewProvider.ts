@@ -16,7 +16,11 @@ const PANEL_COMMANDS: Record<PanelCommand, string> = {
   selectModel: 'localharness.selectModel',
   manageApprovalRules: 'localharness.manageApprovalRules',
   resumeSession: 'localharness.resumeSession',
+  attachMcpResource: 'localharness.attachMcpResource',
 };
+
+/** What the MCP servers offer the message box (prompts as slash commands, resources for the "@" button). */
+export type McpOffers = Omit<Extract<HostToWebview, { type: 'mcpOffers' }>, 'type'>;
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = CHAT_VIEW_ID;
@@ -33,6 +37,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly deferred = new Map<HostToWebview['type'], HostToWebview>();
   /** The History view's requests (src/vscode/sessions); set once the session service exists. */
   sessionsHandler: ((msg: Extract<WebviewToHost, { type: 'sessions' | 'sessionAction' }>) => Promise<void>) | undefined;
+  /** Gets each sent message first; true = it took care of it (a `/server.prompt` command, src/vscode/mcp). */
+  sendHandler: ((text: string) => Promise<boolean>) | undefined;
+  /** The latest MCP offers, sent again to a webview that (re)loads. */
+  private mcpOffers: Extract<HostToWebview, { type: 'mcpOffers' }> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -102,6 +110,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else void this.bridge.post(message);
   }
 
+  /** The prompts and resources the ready MCP servers offer; sent only when they changed. */
+  setMcpOffers(offers: McpOffers): void {
+    const message: Extract<HostToWebview, { type: 'mcpOffers' }> = { type: 'mcpOffers', prompts: offers.prompts, resources: offers.resources };
+    if (this.mcpOffers && JSON.stringify(this.mcpOffers) === JSON.stringify(message)) return;
+    this.mcpOffers = message;
+    if (this.bridge.isLive) void this.bridge.post(message);
+  }
+
   async refreshModels(): Promise<void> {
     this.modelsRequest?.abort();
     const request = new AbortController();
@@ -145,10 +161,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           else void this.bridge.post(deferred);
         }
         if (this.hotContextOpen && !this.deferred.has('hotContext')) this.postHotContext();
+        if (this.mcpOffers) void this.bridge.post(this.mcpOffers);
         this.deferred.clear();
         await this.refreshModels();
         return;
       case 'send':
+        if (await this.sendHandler?.(msg.text)) return;
         await this.controller.send(msg.text);
         return;
       case 'stop':

@@ -5,11 +5,17 @@ import { capText } from '../../shared/chatState';
 import { compactAttachedMessage } from '../../shared/attachedMessage';
 import { formatArguments } from './agentEventMapping';
 
-export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1): { items: ChatItem[]; nextId: number } {
+/** `notes`: notice lines to show before the message at that index (a planned run, where it happened). */
+export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1, notes?: ReadonlyMap<number, string>): { items: ChatItem[]; nextId: number } {
   const items: ChatItem[] = [];
   let nextId = firstId;
   const id = () => `i${nextId++}`;
-  for (const message of history) {
+  const noteAt = (index: number) => {
+    const text = notes?.get(index);
+    if (text !== undefined) items.push({ kind: 'notice', id: id(), text });
+  };
+  for (const [index, message] of history.entries()) {
+    noteAt(index);
     switch (message.role) {
       case 'system':
         break;
@@ -33,6 +39,7 @@ export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1): 
       }
     }
   }
+  noteAt(history.length);
   return { items, nextId };
 }
 

@@ -2,10 +2,10 @@
 // system reads it by, and the lines (absent = the whole file). Only a reference: the text is read at send time.
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { Attachment } from '../../shared/protocol';
+import type { CodeAttachment } from '../../shared/protocol';
 import { folderPath } from '../ports/vsCodeFileSystem';
 
-export function attachmentFor(document: vscode.TextDocument, lines?: { start: number; end: number }): Attachment {
+export function attachmentFor(document: vscode.TextDocument, lines?: { start: number; end: number }): CodeAttachment {
   const uri = document.uri;
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   // The file-system port reads local paths and paths inside workspace folders; an unsaved buffer has neither.

@@ -1,7 +1,9 @@
 // Turns the pending context chips into the message the model gets, reading each file when the message is sent
-// (through the editor's file system, so unsaved edits are seen). No vscode import: tested under node.
-import type { Attachment } from '../../shared/protocol';
+// (through the editor's file system, so unsaved edits are seen) and each MCP resource through its server.
+// No vscode import: tested under node.
+import { isResourceAttachment, type Attachment, type CodeAttachment } from '../../shared/protocol';
 import { attachmentLabel, formatAttachedMessage, type AttachedBlock } from '../../shared/attachedMessage';
+import { resourceBlocks, type ResourceReader } from './resourceBlocks';
 
 /** One chip's most characters (about 6k tokens): a bigger selection is clipped with a note. */
 export const MAX_CHIP_CHARS = 24_000;
@@ -12,6 +14,8 @@ const MIN_USEFUL_CHARS = 400;
 
 export interface TextReader {
   readFile(path: string): Promise<string>;
+  /** Reads an MCP resource chip (absent: such chips are attached as a note saying they could not be read). */
+  readResource?: ResourceReader;
 }
 
 /** A file the model saw, for the context tracker ("what the model knows"). */
@@ -44,6 +48,12 @@ export async function buildAttachedMessage(
   const reads: AttachedRead[] = [];
   for (const attachment of attachments) {
     signal.throwIfAborted();
+    if (isResourceAttachment(attachment)) {
+      const read = await resourceBlocks(attachment, fs.readResource, signal, { maxChars: Math.min(maxChip, room), skip: room < MIN_USEFUL_CHARS });
+      room -= read.chars;
+      blocks.push(...read.blocks);
+      continue;
+    }
     let text: string;
     try {
       text = await fs.readFile(attachment.file);
@@ -65,7 +75,7 @@ export async function buildAttachedMessage(
 
 /** The chip's lines as they are now, clipped on a line boundary to `maxChars`. */
 export function attachedBlock(
-  attachment: Attachment,
+  attachment: CodeAttachment,
   fileText: string,
   maxChars: number,
 ): { block: AttachedBlock; text: string; lines: { start: number; end: number } | undefined } {

@@ -1,5 +1,6 @@
 // The editor's MCP servers: reads their definitions (setting + workspace files, watched), owns one McpManager
-// on the chat's ToolRegistry, asks for consent, follows workspace trust, and feeds the view and the logs.
+// on the chat's ToolRegistry, asks for consent, follows workspace trust, and feeds the view and the logs. It
+// lends the servers the editor's roots, forms (elicitation) and model (sampling): see editorFeatures.ts.
 // Nothing starts at activation: servers start when the chat view opens or the first turn begins.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -11,7 +12,11 @@ import { errorMessage, type Logger } from '../log/logger';
 import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers, type WorkspaceFileText } from './configSources';
 import { ConsentPolicy, ConsentStore } from './consent';
 import { askConsentInModal } from './consentDialog';
+import { createEditorFeatures, defaultToolTimeoutMs } from './editorFeatures';
 import { McpLogChannels } from './logChannels';
+import { TOOL_TIMEOUT_SETTING, withDefaultTimeout } from './mcpSettings';
+import type { SamplingApprovals } from './samplingApproval';
+import type { SamplingModelSource } from './samplingModel';
 import { notStartedStatus, toolsSummary, type OfferedTools } from './serverView';
 
 export interface McpServiceDeps {
@@ -20,6 +25,8 @@ export interface McpServiceDeps {
   /** The chat's tool registry (loads the engine on first use). */
   getRegistry: () => Promise<ToolRegistry>;
   clientVersion: string;
+  /** The chat's model, which answers servers' sampling requests (absent: sampling is not offered). */
+  samplingModel?: SamplingModelSource;
 }
 
 const RELOAD_DEBOUNCE_MS = 200;
@@ -43,6 +50,9 @@ export class McpService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
   private disposed: Promise<void> | undefined;
+  private samplingApprovals: SamplingApprovals | undefined;
+  /** The latest turn's signal: Stop also ends a form or sampling request its tools caused. */
+  private turnSignal: AbortSignal | undefined;
 
   /** The servers' statuses or the configuration changed. */
   readonly onDidChange = this.changed.event;
@@ -60,8 +70,11 @@ export class McpService implements vscode.Disposable {
       this.changed,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('localharness.mcpServers')) this.scheduleReload('the setting localharness.mcpServers changed');
+        else if (e.affectsConfiguration(`localharness.${TOOL_TIMEOUT_SETTING}`)) this.scheduleReload(`the setting localharness.${TOOL_TIMEOUT_SETTING} changed`);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        // Running servers hear about the new roots now; the config files of the new folders load below.
+        this.manager?.rootsChanged();
         this.watchFiles();
         this.scheduleReload('the workspace folders changed');
       }),
@@ -102,6 +115,11 @@ export class McpService implements vscode.Disposable {
     return this.manager?.totalToolTokens() ?? 0;
   }
 
+  /** The manager once a server was started (undefined before): the chat reads prompts and resources from it. */
+  get runningManager(): McpManager | undefined {
+    return this.manager;
+  }
+
   /** Read the definitions (once; later changes arrive through the watchers). */
   loadConfig(): Promise<void> {
     this.configLoaded ??= this.reload('first use');
@@ -127,6 +145,7 @@ export class McpService implements vscode.Disposable {
    * in the panel when the MCP tools changed since the last one. Cancelling the turn stops the wait, not the servers.
    */
   async beforeTurn(signal: AbortSignal, notice: (message: string) => void): Promise<void> {
+    this.turnSignal = signal;
     void this.warmUp();
     await untilAborted(this.pending, signal);
     const summary = this.summary();
@@ -165,6 +184,7 @@ export class McpService implements vscode.Disposable {
   async stopRevoked(names: readonly string[]): Promise<void> {
     if (!this.manager) return;
     for (const name of names) {
+      this.samplingApprovals?.forget(name);
       if (!this.manager.serverNames().includes(name)) continue;
       const state = this.manager.status(name).state;
       if (state !== 'stopped' && state !== 'blocked') await this.manager.stop(name);
@@ -175,15 +195,22 @@ export class McpService implements vscode.Disposable {
     this.managerReady ??= (async () => {
       const [registry, { McpManager }] = await Promise.all([this.deps.getRegistry(), import('../../mcp/manager')]);
       await this.loadConfig();
+      const { features, approvals } = createEditorFeatures({
+        ...(this.deps.samplingModel && { samplingModel: this.deps.samplingModel }),
+        log: (server, line) => this.logs.append(server, line),
+        turnSignal: () => this.turnSignal,
+      });
+      this.samplingApprovals = approvals;
       const manager = new McpManager({
         registry,
         consent: this.consent.port,
         isWorkspaceTrusted: () => vscode.workspace.isTrusted,
         clientVersion: this.deps.clientVersion,
+        features,
       });
       manager.onDidChange(() => this.changed.fire());
       manager.onDidLog(({ server, line }) => this.logs.append(server, line));
-      await manager.setServers(this.config.servers);
+      await manager.setServers(withDefaultTimeout(this.config.servers, defaultToolTimeoutMs()));
       this.manager = manager;
       this.changed.fire();
       return manager;
@@ -229,7 +256,7 @@ export class McpService implements vscode.Disposable {
       return;
     }
     try {
-      await this.manager.setServers(servers);
+      await this.manager.setServers(withDefaultTimeout(servers, defaultToolTimeoutMs()));
     } catch (err) {
       this.deps.log.error('MCP servers could not be updated', err);
       return;
@@ -245,6 +272,8 @@ export class McpService implements vscode.Disposable {
 
   private onTrustGranted(): void {
     const manager = this.manager;
+    // Servers from the user's settings ran with no roots until now.
+    manager?.rootsChanged();
     if (!manager || !this.warm) return;
     const blocked = manager.statuses().filter((s) => s.state === 'blocked' && requiresConsent(s.source));
     if (blocked.length) this.deps.log.info(`workspace trusted: starting ${blocked.map((s) => s.name).join(', ')}`);

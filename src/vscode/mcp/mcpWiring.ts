@@ -5,12 +5,15 @@ import type { ToolRegistry } from '../../core/tools/registry';
 import type { Logger } from '../log/logger';
 import { registerMcpCommands } from './mcpCommands';
 import { McpService } from './mcpService';
+import type { SamplingModelSource } from './samplingModel';
 import { McpServerTree } from './serverTree';
 
 export interface McpWiringDeps {
   context: Pick<vscode.ExtensionContext, 'workspaceState' | 'extension'>;
   log: Logger;
   getRegistry: () => Promise<ToolRegistry>;
+  /** The chat's model, which answers servers' sampling requests (absent: sampling is not offered). */
+  samplingModel?: SamplingModelSource;
 }
 
 export function createMcp(deps: McpWiringDeps): { service: McpService; disposables: vscode.Disposable[] } {
@@ -19,6 +22,7 @@ export function createMcp(deps: McpWiringDeps): { service: McpService; disposabl
     log: deps.log,
     getRegistry: deps.getRegistry,
     clientVersion: String(deps.context.extension.packageJSON?.version ?? '0.0.0'),
+    ...(deps.samplingModel && { samplingModel: deps.samplingModel }),
   });
   const tree = new McpServerTree(service);
   return { service, disposables: [service, tree.register(), ...registerMcpCommands(service, deps.log)] };

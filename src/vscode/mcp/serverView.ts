@@ -112,5 +112,8 @@ export function notStartedStatus(name: string, source: McpServerStatus['source']
     skippedTools: [],
     toolTokens: 0,
     restartAttempts: 0,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
   };
 }

@@ -34,12 +34,17 @@ export function chooseOrchestrator(settings: HarnessSettings, chatModel: string,
   const o = settings.orchestrator;
   if (!o.enabled && !forced) return { kind: 'off' };
   if (!o.executorModel) return { kind: 'unavailable', reason: EXECUTOR_MISSING };
-  const at = (url: string): HarnessSettings => (url ? withDestination(settings, { provider: settings.provider, url }) : settings);
+  // Another kind of server without an address: that kind's address from the chat settings (its default).
+  const at = (url: string, kind: '' | 'ollama' | 'openai'): HarnessSettings => {
+    const provider = kind || settings.provider;
+    if (!url && provider === settings.provider) return settings;
+    return withDestination(settings, { provider, url: url || (provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl) });
+  };
   return {
     kind: 'on',
     choice: {
-      planner: { settings: at(o.plannerBaseUrl), model: o.plannerModel || chatModel },
-      executor: { settings: at(o.executorBaseUrl), model: o.executorModel },
+      planner: { settings: at(o.plannerBaseUrl, o.plannerProvider), model: o.plannerModel || chatModel },
+      executor: { settings: at(o.executorBaseUrl, o.executorProvider), model: o.executorModel },
       maxSteps: o.maxSteps,
     },
   };
@@ -49,7 +54,7 @@ export function chooseOrchestrator(settings: HarnessSettings, chatModel: string,
 export function orchestratorKey(decision: OrchestratorDecision): string | null {
   if (decision.kind !== 'on') return null;
   const { planner, executor, maxSteps } = decision.choice;
-  return JSON.stringify([serverUrl(planner.settings), planner.model, serverUrl(executor.settings), executor.model, maxSteps]);
+  return JSON.stringify([planner.settings.provider, serverUrl(planner.settings), planner.model, executor.settings.provider, serverUrl(executor.settings), executor.model, maxSteps]);
 }
 
 /** The session option, with a provider per endpoint (built by the caller: keys, logging, timeouts as for the chat). */

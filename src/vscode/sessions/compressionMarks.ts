@@ -22,10 +22,12 @@ export function markFor(messages: readonly ChatMessage[], index: number, text: s
 
 /** Marks for every stored message whose current version is a compressed copy. */
 export function marksFromStore(originals: readonly StoredMessage[], current: readonly StoredMessage[]): CompressedMark[] {
-  const indexById = new Map(originals.map((m, i) => [m.id, i]));
+  // Built on the first compressed copy only: most sessions have none, and opening a long one should not pay for it.
+  let indexById: Map<number, number> | undefined;
   const marks: CompressedMark[] = [];
   for (const copy of current) {
     if (copy.compressedFrom === undefined) continue;
+    indexById ??= new Map(originals.map((m, i) => [m.id, i]));
     const index = indexById.get(copy.compressedFrom);
     if (index === undefined) continue;
     const mark = markFor(originals, index, copy.content);

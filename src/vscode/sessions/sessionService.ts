@@ -12,6 +12,7 @@ import { PersistenceError, describeError } from '../../persistence/errors';
 import type { SessionMeta, SessionRecorder } from '../../persistence/sessionRecorder';
 import type { SessionStore, SessionStoreOptions } from '../../persistence/sessionStore';
 import type { ExportFormat, SessionInfo, StoredMessage } from '../../persistence/types';
+import { unfinishedRun, type PlanRun } from '../../persistence/planRuns';
 
 export interface SessionServiceOptions {
   /** The database file (globalStorage/sessions.db). */
@@ -41,6 +42,8 @@ export interface OpenedSession {
   current: StoredMessage[];
   contextState: ContextState | undefined;
   interrupted: boolean;
+  /** Planned runs of this session (plan, step records, how each ended), oldest first. */
+  planRuns: readonly PlanRun[];
 }
 
 /** What a turn needs from the recording (absent when nothing can be saved). */
@@ -119,6 +122,11 @@ export class EditorSessionService {
     await previous?.settle();
   }
 
+  /** The current session's planned run that stopped before it finished, if any (for Resume). */
+  unfinishedRun(): PlanRun | undefined {
+    return this.recorder ? unfinishedRun(this.recorder.planRuns) : undefined;
+  }
+
   async list(): Promise<SessionInfo[]> {
     const store = await this.store();
     return store ? store.listSessions() : [];
@@ -128,8 +136,9 @@ export class EditorSessionService {
   async open(id: string): Promise<OpenedSession> {
     const store = await this.requireStore();
     const { startRecording } = await import('../../persistence/sessionRecorder');
-    const recorder = await startRecording(store, { sessionId: id, meta: { title: '', model: '', provider: '' }, ...this.recorderCallbacks() });
-    const [originals, current] = await Promise.all([store.loadOriginalMessages(id), store.loadMessages(id)]);
+    // One read serves the panel (originals), the compression marks and the model's history (current).
+    const { originals, current } = await store.loadConversation(id);
+    const recorder = await startRecording(store, { sessionId: id, current, meta: { title: '', model: '', provider: '' }, ...this.recorderCallbacks() });
     await this.detach();
     if (!this.readOnlyMode) this.recorder = recorder;
     return {
@@ -139,6 +148,7 @@ export class EditorSessionService {
       current,
       contextState: recorder.contextState,
       interrupted: recorder.interrupted,
+      planRuns: recorder.planRuns,
     };
   }
 

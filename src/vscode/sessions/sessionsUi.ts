@@ -13,6 +13,8 @@ import type { SessionAction, SessionEntry, WebviewToHost } from '../../shared/pr
 import { marksFromStore } from './compressionMarks';
 import { READ_ONLY_NOTE, type EditorSessionService } from './sessionService';
 import { restoredContextTokens } from '../../core/context/restoredUsage';
+import { savedRunOf } from '../../persistence/planRuns';
+import { planRunNotes, resumeRunText } from '../orchestrator/orchestratorNotices';
 
 export const RESUME_TEXT = 'Continue the interrupted task.';
 export const INTERRUPTED_TEXT = 'This session was interrupted in the middle of a turn (the window closed or the extension stopped). Resume to let the model continue where it stopped.';
@@ -47,21 +49,30 @@ export class SessionsUi {
       const choice = await vscode.window.showWarningMessage('A turn is running. Stop it and open the other session?', { modal: true }, 'Stop and Open');
       if (choice !== 'Stop and Open') return;
     }
+    const started = performance.now();
     const opened = await service.open(id);
+    const read = performance.now();
     await controller.restoreConversation(opened.history, opened.contextState);
-    store.load(opened.originals);
+    store.load(opened.originals, planRunNotes(opened.planRuns, opened.originals.length));
     // No request was prepared yet: estimate until the next turn brings the server's count.
     store.dispatch({ type: 'usage', used: restoredContextTokens(opened.history, opened.contextState) });
     for (const mark of marksFromStore(opened.originals, opened.current)) store.dispatch(mark);
-    if (opened.interrupted) store.dispatch({ type: 'error', text: INTERRUPTED_TEXT, actions: ['resumeSession'] });
+    const unfinished = service.unfinishedRun();
+    if (unfinished) store.dispatch({ type: 'error', text: resumeRunText(unfinished), actions: ['resumeSession'] });
+    else if (opened.interrupted) store.dispatch({ type: 'error', text: INTERRUPTED_TEXT, actions: ['resumeSession'] });
     if (service.readOnly) store.notice(READ_ONLY_NOTE);
-    this.deps.log.info(`sessions: opened ${id} (${opened.originals.length} message(s)${opened.interrupted ? ', interrupted' : ''})`);
+    this.deps.log.info(
+      `sessions: opened ${id} (${opened.originals.length} message(s)${opened.interrupted ? ', interrupted' : ''}) in ${Math.round(performance.now() - started)} ms (read ${Math.round(read - started)} ms)`,
+    );
     await this.postList(false);
   }
 
   /** The Resume button of an interrupted session. */
   async resume(): Promise<void> {
-    await this.deps.controller.send(RESUME_TEXT);
+    // A planned run continues at its first unfinished step; anything else asks the model to go on.
+    const run = this.deps.service.unfinishedRun();
+    if (run) await this.deps.controller.resumePlannedRun(savedRunOf(run));
+    else await this.deps.controller.send(RESUME_TEXT);
   }
 
   async undoLastEdit(): Promise<void> {

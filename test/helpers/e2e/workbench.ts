@@ -73,7 +73,8 @@ export class Workbench {
   }
 
   /** Run a command by its palette label, e.g. "Local Harness: New Chat". */
-  async runCommand(label: string): Promise<void> {
+  /** `opensInput`: the command shows its own input box, so the palette's widget stays visible (with its prompt). */
+  async runCommand(label: string, options: { opensInput?: boolean } = {}): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
     for (let attempt = 0; attempt < 3; attempt++) {
       // Keyboard focus may sit inside a webview iframe, which swallows F1: refocus the workbench first.
@@ -95,6 +96,10 @@ export class Workbench {
       throw new Error(`no command "${label}" in the palette (first match: "${rowLabel}")`);
     }
     await this.page.keyboard.press('Enter');
+    if (options.opensInput) {
+      await waitForNot(input, '>', 10_000);
+      return;
+    }
     await input.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
@@ -289,4 +294,15 @@ export class Workbench {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Until the input no longer holds the palette's `>` text (the command's own box replaced it). */
+async function waitForNot(input: Locator, prefix: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await input.inputValue().catch(() => prefix);
+    if (!value.startsWith(prefix)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the command's input box did not replace the command palette within ${timeoutMs} ms`);
 }

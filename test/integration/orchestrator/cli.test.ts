@@ -88,3 +88,25 @@ for (const wire of WIRES) {
     });
   });
 }
+
+test('planner and executor on different kinds of server: the planner on Ollama, the executor on an OpenAI-compatible server', async () => {
+  const { ws, files } = headerWorkspace(FILES);
+  const planner = await startFakeOllamaServer(plannerModel({ plan: 'good' }), { name: 'ollama planner' });
+  const executor = await startFakeOpenAIServer(executorModel(), { name: 'openai executor' });
+  try {
+    const run = await runCli(
+      ['run', '--provider', 'ollama', '--base-url', planner.origin, '--planner-model', 'big-planner', '--executor-model', 'small-executor', '--executor-provider', 'openai', '--executor-base-url', executor.url, '--workspace', ws, '--approve', 'all', '--json', headerTaskText(FILES)],
+      { cwd: ws },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(headerCounts(ws, files), files.map(() => 1));
+    assert.equal(planner.requests.length, 2, 'plan and answer on the Ollama server');
+    assert.equal(executor.requests.length, FILES * 3, 'every tool call on the OpenAI-compatible server');
+    assert.ok(executor.requests.every((r) => r.model === 'small-executor'));
+    const bad = await runCli(['run', '--planner-model', 'a', '--executor-model', 'b', '--executor-provider', 'lmstudio', 'x'], { cwd: ws });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--executor-provider must be ollama or openai, got "lmstudio"/);
+  } finally {
+    await Promise.all([planner.close(), executor.close()]);
+  }
+});

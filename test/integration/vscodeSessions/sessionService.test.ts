@@ -249,3 +249,40 @@ test('a database that cannot be opened at all leaves the chat working and says w
   assert.match(warnings.messages[0] ?? '', /Could not open the session history .*not-a-dir/);
   await assert.rejects(sessions.open('x'), /session history is not available/);
 });
+
+test('opening reads the conversation once: originals for the panel, compressed copies for the model, display-only kept out of its history', async (t) => {
+  const dir = tempDir(t);
+  const dbPath = path.join(dir, 'sessions.db');
+  const seed = await SessionStore.open(dbPath, { foldIdleMs: 0 });
+  const info = await seed.createSession({ title: 'compressed chat', model: 'm', provider: 'ollama' });
+  await seed.appendMessage(info.id, { role: 'user', content: 'Read a.ts' });
+  await seed.appendMessage(info.id, { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }] });
+  const toolRow = await seed.appendMessage(info.id, { role: 'tool', content: 'x'.repeat(500), toolCallId: 'c1', toolName: 'read_file' });
+  await seed.appendMessage(info.id, { role: 'assistant', content: 'Shown to the user only', displayOnly: true });
+  const answerRow = await seed.appendMessage(info.id, { role: 'assistant', content: 'a.ts exports foo.' });
+  const copy = await seed.updateMessage(toolRow, { content: '[Compressed] read_file a.ts' });
+  await seed.updateMessage(copy, { content: '[Compressed] a.ts' }); // compressed twice: the newest copy counts
+  await seed.updateMessage(answerRow, { content: 'foo' });
+  const expectedOriginals = await seed.loadOriginalMessages(info.id);
+  const expectedCurrent = await seed.loadMessages(info.id);
+  await seed.close();
+
+  const sessions = service(t, dbPath, new Warnings());
+  await sessions.list(); // the store is open
+  const store = (await sessions.store())!;
+  const reads: string[] = [];
+  for (const name of ['loadMessages', 'loadOriginalMessages', 'loadConversation'] as const) {
+    const original = store[name].bind(store) as (...args: never[]) => unknown;
+    (store as unknown as Record<string, unknown>)[name] = (...args: never[]) => (reads.push(name), original(...args));
+  }
+  const opened = await sessions.open(info.id);
+  assert.deepEqual(reads, ['loadConversation'], 'one read of the messages');
+  assert.deepEqual(opened.originals, expectedOriginals);
+  assert.deepEqual(opened.current, expectedCurrent);
+  assert.deepEqual(
+    opened.history.map((m) => m.content),
+    ['Read a.ts', '', '[Compressed] a.ts', 'foo'],
+    'the model continues from the newest copies, without the display-only message',
+  );
+  assert.equal(opened.originals.find((m) => m.displayOnly)?.content, 'Shown to the user only', 'the panel still shows it');
+});

@@ -35,3 +35,12 @@ test('text mode names what index summaries saved; --json prints the events as th
   json(event);
   assert.deepEqual(JSON.parse(lines[0]!), event);
 });
+
+test('text mode: a long MCP call\u2019s progress reports each get a line under the call', () => {
+  const c = capture();
+  c.render({ type: 'tool_call', id: 'c1', name: 'everything__trigger-long-running-operation', arguments: { duration: 2, steps: 2 } });
+  c.render({ type: 'tool_progress', id: 'c1', name: 'everything__trigger-long-running-operation', message: 'progress 1/2' });
+  c.render({ type: 'tool_progress', id: 'c1', name: 'everything__trigger-long-running-operation', message: 'progress 2/2' });
+  const lines = c.out.join('').split('\n');
+  assert.deepEqual(lines.slice(1, 3), ['  … progress 1/2', '  … progress 2/2']);
+});

@@ -13,7 +13,7 @@ const parse = (values: Record<string, unknown>) => parseSettings((key) => values
 
 test('defaults: off, no models, the chat\u2019s server, 12 steps', () => {
   const { settings, problems } = parse({});
-  assert.deepEqual(settings.orchestrator, { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', maxSteps: 12 });
+  assert.deepEqual(settings.orchestrator, { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 });
   assert.deepEqual(problems, []);
 });
 
@@ -32,6 +32,8 @@ test('values are read, trimmed, and addresses lose their trailing slash', () => 
     executorModel: 'qwen2.5:1.5b',
     plannerBaseUrl: 'http://10.0.0.5:11434',
     executorBaseUrl: 'https://gpu.local:11434',
+    plannerProvider: '',
+    executorProvider: '',
     maxSteps: 6,
   });
   assert.deepEqual(problems, []);
@@ -133,6 +135,25 @@ test('an address of its own moves the endpoint to that server with the chat\u201
   assert.equal(e.choice.executor.settings.openaiBaseUrl, DEFAULT_SETTINGS.openaiBaseUrl);
 });
 
+test('either endpoint may be the other kind of server: its own address, else that kind\u2019s address from the settings; bad kinds reported', () => {
+  const settings = withOrchestrator(
+    { provider: 'ollama', openaiBaseUrl: 'http://127.0.0.1:1234/v1' },
+    { enabled: true, executorModel: 'small', executorProvider: 'openai', plannerProvider: 'ollama' },
+  );
+  const d = chooseOrchestrator(settings, 'chat', false);
+  assert.equal(d.kind, 'on');
+  if (d.kind !== 'on') return;
+  assert.equal(d.choice.planner.settings, settings, 'the same kind as the chat and no address: the chat\u2019s server');
+  assert.equal(d.choice.executor.settings.provider, 'openai');
+  assert.equal(d.choice.executor.settings.openaiBaseUrl, 'http://127.0.0.1:1234/v1');
+  const own = chooseOrchestrator(withOrchestrator({ provider: 'ollama' }, { enabled: true, executorModel: 'small', executorProvider: 'openai', executorBaseUrl: 'http://10.0.0.3:8080/v1' }), 'chat', false);
+  assert.ok(own.kind === 'on' && own.choice.executor.settings.provider === 'openai' && own.choice.executor.settings.openaiBaseUrl === 'http://10.0.0.3:8080/v1');
+  const { settings: parsed, problems } = parse({ 'orchestrator.executorProvider': 'lmstudio', 'orchestrator.plannerProvider': 'openai' });
+  assert.equal(parsed.orchestrator.executorProvider, '');
+  assert.equal(parsed.orchestrator.plannerProvider, 'openai');
+  assert.deepEqual(problems, ['localharness.orchestrator.executorProvider should be "ollama" or "openai" (empty: the chat\'s); using the chat\'s.']);
+});
+
 test('the session key changes with every part of the choice, so a settings change rebuilds the session', () => {
   const base = withOrchestrator({}, { enabled: true, executorModel: 'small' });
   const key = (s: HarnessSettings, chat = 'chat') => orchestratorKey(chooseOrchestrator(s, chat, false));
@@ -144,6 +165,7 @@ test('the session key changes with every part of the choice, so a settings chang
     key({ ...base, orchestrator: { ...base.orchestrator, executorBaseUrl: 'http://10.0.0.9:11434' } }),
     key({ ...base, orchestrator: { ...base.orchestrator, plannerBaseUrl: 'http://10.0.0.9:11434' } }),
     key({ ...base, orchestrator: { ...base.orchestrator, maxSteps: 3 } }),
+    key({ ...base, orchestrator: { ...base.orchestrator, executorProvider: 'openai' } }),
   ];
   assert.equal(new Set(keys).size, keys.length, JSON.stringify(keys));
   assert.ok(keys.every((k) => k !== null));

@@ -13,6 +13,9 @@ function status(over: Partial<McpServerStatus>): McpServerStatus {
     skippedTools: [],
     toolTokens: 0,
     restartAttempts: 0,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
     ...over,
   };
 }

@@ -1,0 +1,30 @@
+// `localharness mcp list|resource|prompt`: the servers of an MCP config file, without the agent. Servers start,
+// answer, and are stopped again before the command returns (none outlives it, also on Ctrl-C).
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError, type McpOptions } from './args';
+import { openCliMcp, workspaceRoots } from './cliMcp';
+import type { McpCommandIo } from './mcpStart';
+
+/** Returns the exit code: 0 done, 1 failed (2, usage, is thrown as UsageError). */
+export async function mcpCommand(options: McpOptions, io: McpCommandIo, signal: AbortSignal): Promise<number> {
+  const workspace = path.resolve(options.workspace);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
+  const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
+  // Servers may ask for the roots; elicitation and sampling are not offered here (nobody runs a model).
+  const mcp = await openCliMcp(options.mcpConfig, workspace, { warn, features: { roots: () => workspaceRoots(workspace) } });
+  try {
+    if (options.action === 'list') {
+      const { listCommand } = await import('./mcpListCommand');
+      return await listCommand(options, mcp, io, signal);
+    }
+    if (options.action === 'resource') {
+      const { resourceCommand } = await import('./mcpResourceCommand');
+      return await resourceCommand(options, mcp.manager, io, signal);
+    }
+    const { promptCommand } = await import('./mcpPromptCommand');
+    return await promptCommand(options, mcp.manager, io, signal);
+  } finally {
+    await mcp.dispose();
+  }
+}
