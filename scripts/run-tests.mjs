@@ -3,7 +3,7 @@
 import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
 const grepIndex = args.indexOf('--grep');
@@ -27,23 +27,6 @@ function walk(dir) {
   return out;
 }
 
-// The e2e toolchain (Chromium, Node 24, code-server: minutes on a fresh machine, mostly download and native
-// builds) installs in the background while the unit and integration suites run; e2e waits for it.
-const willRunE2e = selected.includes('e2e') && (!grep || walk(join('test', 'e2e')).some((f) => f.includes(grep)));
-const e2eSetup = willRunE2e ? startSetup() : undefined;
-
-function startSetup() {
-  const child = spawn('bash', ['scripts/setup-e2e.sh'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (output += d));
-  child.stderr.setEncoding('utf8').on('data', (d) => (output += d));
-  const started = Date.now();
-  return new Promise((resolve) => {
-    child.on('error', (err) => resolve({ ok: false, output: `${output}${err.message}\n`, seconds: 0 }));
-    child.on('close', (code) => resolve({ ok: code === 0, output, seconds: Math.round((Date.now() - started) / 1000) }));
-  });
-}
-
 let failed = false;
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const tapDir = mkdtempSync(join(tmpdir(), 'lh-tap-'));
@@ -52,10 +35,8 @@ for (const suite of selected) {
   if (grep) files = files.filter((f) => f.includes(grep));
   if (files.length === 0) continue;
   if (suite === 'e2e') {
-    const setup = await e2eSetup;
-    process.stdout.write(setup.output);
-    console.log(`[setup-e2e] finished in ${setup.seconds} s (in the background)`);
-    if (!setup.ok) {
+    const setup = spawnSync('bash', ['scripts/setup-e2e.sh'], { stdio: 'inherit' });
+    if (setup.status !== 0) {
       console.error('e2e setup failed');
       process.exit(1);
     }
