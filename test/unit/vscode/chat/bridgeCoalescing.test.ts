@@ -8,25 +8,9 @@ import type { ChatEvent, ChatViewState, HostToWebview } from '../../../../src/sh
 import { parseHostMessage } from '../../../../src/shared/protocol';
 import { reduceAll } from '../../../../src/shared/chatState';
 import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
-import { WebviewBridge, type BridgeTimers } from '../../../../src/vscode/chat/webviewBridge';
+import { WebviewBridge } from '../../../../src/vscode/chat/webviewBridge';
+import { ManualTimers } from '../../../helpers/manualTimers';
 
-class ManualTimers implements BridgeTimers {
-  private queue = new Map<number, () => void>();
-  private next = 1;
-  set(fn: () => void): unknown {
-    const id = this.next++;
-    this.queue.set(id, fn);
-    return id;
-  }
-  clear(handle: unknown): void {
-    this.queue.delete(handle as number);
-  }
-  flush(): void {
-    const due = [...this.queue.values()];
-    this.queue.clear();
-    for (const fn of due) fn();
-  }
-}
 
 function setup(history: ChatMessage[] = []) {
   const store = new ChatStateStore({ contextSize: 1_000_000 });

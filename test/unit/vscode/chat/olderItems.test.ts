@@ -8,26 +8,10 @@ import type { ChatViewState, HostToWebview } from '../../../../src/shared/protoc
 import { parseHostMessage } from '../../../../src/shared/protocol';
 import { reduceAll } from '../../../../src/shared/chatState';
 import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
-import { WebviewBridge, type BridgeTimers } from '../../../../src/vscode/chat/webviewBridge';
+import { WebviewBridge } from '../../../../src/vscode/chat/webviewBridge';
 import { mountApp, type MountedApp } from '../../webview/doubles';
+import { ManualTimers } from '../../../helpers/manualTimers';
 
-class ManualTimers implements BridgeTimers {
-  private queue = new Map<number, () => void>();
-  private next = 1;
-  set(fn: () => void): unknown {
-    const id = this.next++;
-    this.queue.set(id, fn);
-    return id;
-  }
-  clear(handle: unknown): void {
-    this.queue.delete(handle as number);
-  }
-  flush(): void {
-    const due = [...this.queue.values()];
-    this.queue.clear();
-    for (const fn of due) fn();
-  }
-}
 
 /** Turns of: the same question (so compression marks must count occurrences), a tool card, an answer. */
 function history(turns: number): ChatMessage[] {

@@ -6,8 +6,9 @@ import type { AgentEvent } from '../../../../src/core/agent/events';
 import type { HostToWebview } from '../../../../src/shared/protocol';
 import { parseHostMessage } from '../../../../src/shared/protocol';
 import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
-import { WebviewBridge, type BridgeTimers, type ChatLog, type WebviewPort } from '../../../../src/vscode/chat/webviewBridge';
+import { WebviewBridge, type ChatLog, type WebviewPort } from '../../../../src/vscode/chat/webviewBridge';
 import { mountApp, type MountedApp } from '../../webview/doubles';
+import { ManualTimers } from '../../../helpers/manualTimers';
 
 class RecordingWebview implements WebviewPort {
   readonly posted: HostToWebview[] = [];
@@ -24,26 +25,6 @@ class RecordingWebview implements WebviewPort {
   }
 }
 
-class ManualTimers implements BridgeTimers {
-  private queue = new Map<number, () => void>();
-  private next = 1;
-  set(fn: () => void): unknown {
-    const id = this.next++;
-    this.queue.set(id, fn);
-    return id;
-  }
-  clear(handle: unknown): void {
-    this.queue.delete(handle as number);
-  }
-  get pending(): number {
-    return this.queue.size;
-  }
-  flush(): void {
-    const due = [...this.queue.values()];
-    this.queue.clear();
-    for (const fn of due) fn();
-  }
-}
 
 class RecordingLog implements ChatLog {
   readonly lines: string[] = [];
