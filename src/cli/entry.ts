@@ -1,7 +1,11 @@
-// The `localharness` command. The CLI is run as many short processes (scripts, agents, tests), and compiling its
-// bundle is a real part of each one's start and first rounds: V8's code cache (kept in the OS temp folder, keyed by
-// the V8 version) skips that after the first run. DISABLE_V8_COMPILE_CACHE=1 turns it off.
-import 'v8-compile-cache';
+// The `localharness` command: runs the CLI bundle (dist/cli-main.js) through V8's code cache, kept per user in the
+// OS temp folder. DISABLE_V8_COMPILE_CACHE=1 turns it off.
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runWithCodeCache } from './codeCache';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-require('./cli-main.js');
+const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+runWithCodeCache({
+  file: path.join(__dirname, 'cli-main.js'),
+  dir: process.env.DISABLE_V8_COMPILE_CACHE ? undefined : path.join(tmpdir(), `localharness-code-cache-${user}`),
+});

@@ -23,6 +23,7 @@ import { loadCliConfig } from './cliConfig';
 import { autoApproved, UsageError, type RunOptions } from './args';
 import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
+import { AGENT_RAN } from './codeCache';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -201,6 +202,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     }
     await stored?.beginTurn();
     outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
+    // The code cache written at exit now holds the whole round path (see codeCache.ts).
+    (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();
   } finally {
     await mcp?.dispose();

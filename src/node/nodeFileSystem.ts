@@ -1,5 +1,8 @@
-// FileSystemPort on node:fs/promises. lstat never follows a final symlink; writes are atomic (temp file + rename).
-import { promises as fsp } from 'node:fs';
+// FileSystemPort on node:fs for the CLI. lstat never follows a final symlink; writes are atomic (temp file + rename).
+// lstat and realpath answer synchronously: every tool call checks its paths several times (workspace
+// confinement, approval targets), a local metadata lookup takes microseconds, and the thread-pool round trip
+// (plus an Error object for every path that does not exist yet) cost the agent more than the lookups did.
+import { lstatSync, promises as fsp, realpathSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -38,20 +41,21 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async lstat(file: string): Promise<FileStat | undefined> {
-    let stats: Stats;
+    let stats: Stats | undefined;
     try {
-      stats = await fsp.lstat(file);
+      stats = lstatSync(file, { throwIfNoEntry: false });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // ENOTDIR: a parent is a file, so nothing can be at this path either.
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw err;
     }
+    if (!stats) return undefined;
     return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
   }
 
   async realpath(file: string): Promise<string> {
-    return fsp.realpath(file);
+    return realpathSync.native(file);
   }
 
   async readDirectory(dir: string): Promise<Array<{ name: string; kind: FileKind }>> {

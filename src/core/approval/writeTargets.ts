@@ -49,7 +49,7 @@ export async function writeTargetsOf(request: TargetRequest, env: TargetEnv): Pr
     for (const key of PATH_ARGUMENT_KEYS) {
       const values = Array.isArray(args[key]) ? (args[key] as unknown[]) : [args[key]];
       for (const value of values) {
-        if (typeof value === 'string' && value.trim() !== '') raw.push({ abs: await toolPath(value, env.roots), via: request.toolName });
+        if (typeof value === 'string' && value.trim() !== '') raw.push({ abs: toolPath(value, env.roots), via: request.toolName });
       }
     }
   }
@@ -99,9 +99,10 @@ function shellPath(written: string, cwd: string): { abs?: string; home?: string 
 }
 
 /** A path argument as the tools read it; one outside the workspace stays as given (the tool refuses it). */
-async function toolPath(value: string, roots: WorkspaceRoots): Promise<string> {
+function toolPath(value: string, roots: WorkspaceRoots): string {
+  // Where the path points, links not followed: realLocation() adds where it really lands.
   try {
-    return await roots.resolve(value);
+    return roots.lexical(value).absolute;
   } catch {
     const cleaned = value.replace(/\\/g, '/');
     return path.isAbsolute(cleaned) ? path.resolve(cleaned) : path.resolve(roots.primary.path, cleaned);
@@ -113,6 +114,21 @@ async function toolPath(value: string, roots: WorkspaceRoots): Promise<string> {
  * expressed under the workspace folder's own path when it is inside one (tmp folders are often links).
  */
 async function realLocation(abs: string, env: TargetEnv): Promise<string | undefined> {
+  // All lookups at once: this runs for every write a tool call asks approval for.
+  const [whole, ...realFolders] = await Promise.all(
+    [abs, ...env.roots.folders.map((f) => f.path)].map((p) => env.fs.realpath(p).catch(() => undefined)),
+  );
+  const real = whole ?? (await realAncestorJoined(abs, env));
+  if (real === undefined) return undefined;
+  for (const [i, folder] of env.roots.folders.entries()) {
+    const realFolder = realFolders[i];
+    if (realFolder !== undefined && isInside(realFolder, real)) return path.join(folder.path, path.relative(realFolder, real));
+  }
+  return real;
+}
+
+/** For a path that does not exist yet: its deepest existing ancestor with links resolved, plus the rest. */
+async function realAncestorJoined(abs: string, env: TargetEnv): Promise<string | undefined> {
   let probe = abs;
   const rest: string[] = [];
   for (;;) {
@@ -124,11 +140,5 @@ async function realLocation(abs: string, env: TargetEnv): Promise<string | undef
     probe = parent;
   }
   const realProbe = await env.fs.realpath(probe).catch(() => undefined);
-  if (realProbe === undefined) return undefined;
-  const real = path.join(realProbe, ...rest);
-  for (const folder of env.roots.folders) {
-    const realFolder = await env.fs.realpath(folder.path).catch(() => undefined);
-    if (realFolder !== undefined && isInside(realFolder, real)) return path.join(folder.path, path.relative(realFolder, real));
-  }
-  return real;
+  return realProbe === undefined ? undefined : path.join(realProbe, ...rest);
 }

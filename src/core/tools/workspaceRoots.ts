@@ -33,11 +33,16 @@ export class WorkspaceRoots {
    * in a multi-root workspace. Throws PathError with a message the model can act on.
    */
   async resolve(userPath: string): Promise<string> {
-    const raw = (userPath ?? '').trim();
-    if (raw.includes('\0')) throw new PathError('Path contains a NUL character.');
-    const { folder, absolute } = this.lexicalResolve(raw === '' ? '.' : raw);
+    const { folder, absolute } = this.lexical(userPath);
     await this.checkSymlinks(folder, absolute);
     return absolute;
+  }
+
+  /** What resolve() checks before it looks at the disk: the same rules and errors, no symlink check. */
+  lexical(userPath: string): { folder: WorkspaceFolder; absolute: string } {
+    const raw = (userPath ?? '').trim();
+    if (raw.includes('\0')) throw new PathError('Path contains a NUL character.');
+    return this.lexicalResolve(raw === '' ? '.' : raw);
   }
 
   /** The path relative to its workspace folder, for messages and tracking ("src/a.ts"). */
@@ -91,12 +96,21 @@ export class WorkspaceRoots {
 
   /** The deepest existing ancestor, with symlinks resolved, must still be inside the folder. */
   private async checkSymlinks(folder: WorkspaceFolder, absolute: string): Promise<void> {
-    let realRoot: string;
-    try {
-      realRoot = await this.fs.realpath(folder.path);
-    } catch {
-      throw new PathError(`Workspace folder ${folder.path} does not exist.`);
+    // Both lookups at once: every tool call checks its paths, often more than once, and the model waits.
+    // The folder is looked up each time (not kept): a folder that is itself a link may be re-pointed.
+    // Most paths exist, so one realpath answers for them; the rest walk up to their deepest existing ancestor.
+    const [realRoot, whole] = await Promise.all([
+      this.fs.realpath(folder.path).catch(() => undefined),
+      this.fs.realpath(absolute).catch(() => undefined),
+    ]);
+    if (realRoot === undefined) throw new PathError(`Workspace folder ${folder.path} does not exist.`);
+    const real = whole ?? (await this.realAncestor(absolute));
+    if (real !== undefined && !isInside(realRoot, real)) {
+      throw new PathError(`Path "${this.relative(absolute)}" leads outside the workspace through a symbolic link.`);
     }
+  }
+
+  private async realAncestor(absolute: string): Promise<string | undefined> {
     let probe = absolute;
     for (;;) {
       // ELOOP, EACCES…: a path we cannot inspect is a path we cannot vouch for.
@@ -105,7 +119,7 @@ export class WorkspaceRoots {
       });
       if (stat) break;
       const parent = path.dirname(probe);
-      if (parent === probe) return;
+      if (parent === probe) return undefined;
       probe = parent;
     }
     const real = await this.fs.realpath(probe).catch(() => undefined);
@@ -113,9 +127,7 @@ export class WorkspaceRoots {
       // A dangling symlink: refuse, since a write would follow it wherever it points.
       throw new PathError(`Path "${this.relative(absolute)}" goes through a broken symbolic link.`);
     }
-    if (!isInside(realRoot, real)) {
-      throw new PathError(`Path "${this.relative(absolute)}" leads outside the workspace through a symbolic link.`);
-    }
+    return real;
   }
 }
 

@@ -1,7 +1,7 @@
 // WorkspaceRoots against real temp folders: lexical rules, multi-root naming, symlink checks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isInside, PathError, WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
@@ -67,6 +67,26 @@ describe('WorkspaceRoots', () => {
     await assert.rejects(roots.resolve('loop/x'), (e) => e instanceof PathError && /cannot be checked|symbolic link/.test(e.message));
     await symlink(second, ws.abs('to-second'));
     await assert.rejects(multi.resolve('to-second/file'), /symbolic link/);
+  });
+
+  it('looks a linked folder up on every check: re-pointed mid-session, it confines paths to where it now leads', async () => {
+    const a = path.join(ws.base, 'linked-a');
+    const b = path.join(ws.base, 'linked-b');
+    await mkdir(a);
+    await mkdir(b);
+    await writeFile(path.join(a, 'secret.txt'), 'old folder');
+    await symlink(a, path.join(b, 'back-to-a'));
+    const link = path.join(ws.base, 'folder-link');
+    await symlink(a, link);
+    const linked = new WorkspaceRoots([{ name: 'linked', path: link }], fs);
+    assert.equal(await linked.resolve('secret.txt'), path.join(link, 'secret.txt'));
+    await unlink(link);
+    await symlink(b, link);
+    // back-to-a/secret.txt now leads out of the folder (into the one it used to be).
+    await assert.rejects(linked.resolve('back-to-a/secret.txt'), (e) => e instanceof PathError && /symbolic link/.test(e.message));
+    assert.equal(await linked.resolve('new.txt'), path.join(link, 'new.txt'));
+    await unlink(link);
+    await assert.rejects(linked.resolve('new.txt'), /Workspace folder .* does not exist/);
   });
 
   it('isInside compares whole path segments', () => {

@@ -12,14 +12,14 @@ type Args = z.infer<typeof schema>;
 type MovePlan = { ok: true; from: ResolvedPath; to: ResolvedPath } | { ok: false; message: string };
 
 async function plan(args: Args, ctx: ToolContext): Promise<MovePlan> {
-  const from = await resolvePath(ctx, args.source);
+  // Independent look-ups run together; the source's problem is still the one reported first.
+  const [from, to] = await Promise.all([resolvePath(ctx, args.source), resolvePath(ctx, args.destination)]);
   if (!from.ok) return { ok: false, message: from.message };
-  const to = await resolvePath(ctx, args.destination);
   if (!to.ok) return { ok: false, message: to.message };
   const src = from.path;
   const dst = to.path;
   try {
-    const srcStat = await ctx.fs.lstat(src.abs);
+    const [srcStat, dstStat] = await Promise.all([ctx.fs.lstat(src.abs), ctx.fs.lstat(dst.abs)]);
     if (!srcStat) return { ok: false, message: `Source "${src.rel}" does not exist. Check the path with list_directory.` };
     if (ctx.roots.folders.some((f) => path.resolve(f.path) === src.abs)) {
       return { ok: false, message: `"${src.rel}" is a workspace folder and cannot be moved.` };
@@ -27,7 +27,6 @@ async function plan(args: Args, ctx: ToolContext): Promise<MovePlan> {
     if (srcStat.kind === 'directory' && isInside(src.abs, dst.abs)) {
       return { ok: false, message: `Cannot move "${src.rel}" into itself ("${dst.rel}"). Choose a destination outside it.` };
     }
-    const dstStat = await ctx.fs.lstat(dst.abs);
     // On case-insensitive file systems a case-only rename finds "itself" at the destination: allow that.
     const sameFile = dstStat && (await ctx.fs.realpath(dst.abs)) === (await ctx.fs.realpath(src.abs)) && src.abs !== dst.abs;
     if (dstStat && !sameFile) {

@@ -32,13 +32,52 @@ export function stem(word: string): string {
   return w;
 }
 
+/** Stems of words seen before: each request tokenises its query again, and queries repeat their words. */
+const STEMS = new Map<string, string>();
+const STEM_CACHE = 5000;
+
+function stemOf(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = stem(word);
+    if (STEMS.size >= STEM_CACHE) STEMS.clear();
+    STEMS.set(word, s);
+  }
+  return s;
+}
+
+/** Lines tokenised before: each request ranks tools against its latest messages, which repeat for a few rounds. */
+const LINES = new Map<string, readonly string[]>();
+const LINE_CACHE = 2000;
+const CACHED_LINE_CHARS = 400;
+
 /** Lower-case stems of the words in `text`, identifiers split, stopwords dropped. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.match(/[A-Za-z0-9_]+/g) ?? []) {
-    for (const word of identifierWords(raw)) {
+  // Words never span lines, so the text can be taken line by line.
+  for (const line of text.split('\n')) {
+    if (line.length > CACHED_LINE_CHARS) {
+      tokenizeLine(line, out);
+      continue;
+    }
+    let tokens = LINES.get(line);
+    if (tokens === undefined) {
+      tokens = tokenizeLine(line, []);
+      if (LINES.size >= LINE_CACHE) LINES.clear();
+      LINES.set(line, tokens);
+    }
+    for (const t of tokens) out.push(t);
+  }
+  return out;
+}
+
+function tokenizeLine(line: string, out: string[]): string[] {
+  for (const raw of line.match(/[A-Za-z0-9_]+/g) ?? []) {
+    // Most words are plain lower case: nothing to split.
+    const words = /^[a-z0-9]+$/.test(raw) ? [raw] : identifierWords(raw);
+    for (const word of words) {
       if (STOPWORDS.has(word)) continue;
-      out.push(stem(word));
+      out.push(stemOf(word));
     }
   }
   return out;

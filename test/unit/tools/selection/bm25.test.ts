@@ -31,6 +31,16 @@ describe('tokenizer', () => {
     assert.deepEqual(tokenize('Please rename the file notes.txt'), ['renam', 'fil', 'not', 'txt']);
     assert.ok(tokenize('do not delete').includes(stem('not')));
   });
+  it('gives the same words for a text however often its lines were seen before, long lines included', () => {
+    const line = 'readTextFile renames HTTPServer2 and the notes';
+    const long = `moveFile ${'renamed files '.repeat(40)}end`;
+    const once = [...tokenize(line), ...tokenize(long)];
+    assert.deepEqual(once.slice(0, 7), ['read', 'text', 'fil', 'renam', 'http', 'server2', 'not']);
+    for (let i = 0; i < 3; i++) assert.deepEqual(tokenize(`${line}\n${long}`), once);
+    // A cached line's words are copied out: changing a result does not change the next one.
+    tokenize(line).push('extra');
+    assert.deepEqual(tokenize(line), once.slice(0, 7));
+  });
 });
 
 describe('bm25Scores', () => {
