@@ -65,7 +65,13 @@ const script = markerScript({
     }),
   ],
   '[[hostile]]': [{ text: HOSTILE_OUTPUT, chunkSize: 40 }],
+  '[[read]]': [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'src/draft.ts' } }, { name: 'read_file', arguments: { path: 'README.md' } }] },
+    { text: 'I read both files.' },
+  ],
 });
+
+const SAVED_DRAFT = 'export const draft = 1; // saved\n';
 
 let session: E2ESession;
 
@@ -73,7 +79,7 @@ before(async () => {
   session = await E2ESession.start({
     name: 'chat',
     script,
-    files: { 'src/greet.ts': ORIGINAL_GREETING, 'README.md': '# demo\n' },
+    files: { 'src/greet.ts': ORIGINAL_GREETING, 'README.md': '# demo\n', 'src/draft.ts': SAVED_DRAFT },
   });
 }, { timeout: 240_000 });
 
@@ -267,6 +273,32 @@ describe('chat panel', { timeout: 120_000 }, () => {
       });
       assert.deepEqual(after, { pwned: null, bodyFlag: null, violations: [] });
       await session.screenshot('10-hostile-markdown');
+    });
+  });
+
+  test('read_file reads what the editor shows: the unsaved text of an open file, other files from the disk', async () => {
+    await session.step('read unsaved', async () => {
+      const { chat, workbench } = session;
+      await chat.reset();
+      const editor = await workbench.openFile('src/draft.ts');
+      await editor.click();
+      await workbench.page.keyboard.press('Control+A');
+      await workbench.page.keyboard.type('export const draft = 2; // unsaved edit');
+      await workbench.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(readFileSync(path.join(session.workspace, 'src/draft.ts'), 'utf8'), SAVED_DRAFT, 'the edit is not saved');
+
+      await chat.send('[[read]] What do these files say?');
+      await chat.assistantMessages.filter({ hasText: 'I read both files.' }).waitFor({ timeout: 30_000 });
+      await chat.waitIdle();
+      const followUp = session.llm.requests.find((r) => JSON.stringify(r).includes('[[read]]') && toolResults(r).length === 2);
+      assert.ok(followUp, 'a follow-up request carried both read_file results');
+      const [draft, readme] = toolResults(followUp);
+      assert.match(draft!, /draft = 2; \/\/ unsaved edit/);
+      assert.doesNotMatch(draft!, /saved\n|draft = 1/);
+      assert.match(readme!, /# demo/);
+      // Leave the file as it is on disk for the tests after this one.
+      await workbench.runCommand('File: Revert File');
+      await workbench.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'hidden', timeout: 10_000 });
     });
   });
 

@@ -1,6 +1,8 @@
 // FileSystemPort for the editor. Reads see unsaved editor buffers; writes to open documents go through a
 // WorkspaceEdit (so Undo works) and are then saved; everything else goes through vscode.workspace.fs.
-// For local (file:) workspaces, lstat/realpath use node:fs so the symlink checks in WorkspaceRoots stay exact.
+// For local (file:) workspaces, reads and look-ups (lstat, realpath, readFile, readDirectory) use node:fs: the
+// symlink checks in WorkspaceRoots stay exact, and a read is not a round trip through the editor's window
+// (20–50 ms each on a busy machine, against ~1 ms). Writes still go through the editor, which tracks them.
 import * as vscode from 'vscode';
 import { promises as nodeFs } from 'node:fs';
 import * as path from 'node:path';
@@ -17,7 +19,8 @@ export class VsCodeFileSystem implements FileSystemPort {
     const doc = this.openDocument(filePath);
     if (doc && doc.isDirty) return doc.getText();
     try {
-      return this.decoder.decode(await vscode.workspace.fs.readFile(this.uri(filePath)));
+      const bytes = this.isLocal(filePath) ? await nodeFs.readFile(filePath) : await vscode.workspace.fs.readFile(this.uri(filePath));
+      return this.decoder.decode(bytes);
     } catch (err) {
       throw toFsError(err, filePath);
     }
@@ -71,6 +74,13 @@ export class VsCodeFileSystem implements FileSystemPort {
   }
 
   async readDirectory(dirPath: string): Promise<Array<{ name: string; kind: FileKind }>> {
+    if (this.isLocal(dirPath)) {
+      const entries = await nodeFs.readdir(dirPath, { withFileTypes: true });
+      return entries.map((e) => ({
+        name: e.name,
+        kind: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other',
+      }));
+    }
     try {
       const entries = await vscode.workspace.fs.readDirectory(this.uri(dirPath));
       return entries.map(([name, type]) => ({ name, kind: kindOf(type) }));
