@@ -34,12 +34,20 @@ for (const suite of selected) {
   let files = walk(join('test', suite)).sort();
   if (grep) files = files.filter((f) => f.includes(grep));
   if (files.length === 0) continue;
+  const env = { ...process.env, LOCALHARNESS_TEST: '1' };
   if (suite === 'e2e') {
     const setup = spawnSync('bash', ['scripts/setup-e2e.sh'], { stdio: 'inherit' });
     if (setup.status !== 0) {
       console.error('e2e setup failed');
       process.exit(1);
     }
+    // Built once here, so each e2e file packages what is built instead of building again.
+    const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.error('build failed');
+      process.exit(1);
+    }
+    env.LOCALHARNESS_E2E_BUILT = '1';
   }
   console.log(`\n=== ${suite}: ${files.length} files ===`);
   // e2e files each start a code-server + Chromium: run them one at a time.
@@ -57,7 +65,7 @@ for (const suite of selected) {
       `--test-reporter-destination=${join(tapDir, suite + '.tap')}`,
       ...files,
     ],
-    { stdio: 'inherit', env: { ...process.env, LOCALHARNESS_TEST: '1' } },
+    { stdio: 'inherit', env },
   );
   if (res.status !== 0) failed = true;
   try {

@@ -1,9 +1,9 @@
-// Installs a .vsix into a fresh code-server profile and runs code-server (a real VS Code) for one test file.
+// Runs code-server (a real VS Code) for one test file: a fresh profile, with the .vsix installed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CODE_SERVER_ENTRY, NODE24 } from './paths';
+import { CODE_SERVER_ENTRY, E2E_CACHE, NODE24 } from './paths';
 import { runProcess } from './proc';
 
 /** User settings that keep the workbench quiet and screenshots stable (see E2E.md). */
@@ -53,9 +53,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     throw new Error('code-server or Node 24 is missing: run `bash scripts/setup-e2e.sh` first');
   }
   const userDataDir = path.join(options.baseDir, 'ud');
-  const extensionsDir = path.join(options.baseDir, 'ext');
   const tmpDir = path.join(options.baseDir, 't');
-  for (const dir of [userDataDir, extensionsDir, tmpDir, path.join(userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [userDataDir, tmpDir, path.join(userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(userDataDir, 'User/settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2),
@@ -70,12 +69,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     // The test runner may run under Node 20; code-server needs its own Node first on PATH.
     PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
   };
+  const extensionsDir = await installedExtension(options.vsix, env, options.signal);
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  await runProcess(NODE24, [CODE_SERVER_ENTRY, ...common, '--install-extension', options.vsix, '--force'], {
-    env,
-    timeoutMs: 120_000,
-    signal: options.signal,
-  });
 
   const port = await freePort();
   const child = spawn(
@@ -180,4 +175,31 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * An extensions folder with this package installed, made once per package: installing takes code-server a few
+ * seconds per test file. The e2e files run one at a time, so they can share it.
+ */
+async function installedExtension(vsix: string, env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<string> {
+  const root = path.join(E2E_CACHE, 'extensions');
+  const dir = path.join(root, path.basename(vsix, '.vsix'));
+  const marker = path.join(dir, '.installed');
+  if (existsSync(marker)) return dir;
+  mkdirSync(root, { recursive: true });
+  // Folders of packages that were pruned (packageExtension keeps a few) go with them.
+  for (const name of readdirSync(root)) {
+    if (!existsSync(path.join(path.dirname(vsix), `${name}.vsix`))) rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  // Installed in place: code-server records the folder's absolute path in its extensions.json.
+  rmSync(dir, { recursive: true, force: true });
+  const userDataDir = mkdtempSync(path.join(env.TMPDIR ?? '/tmp', 'install-'));
+  await runProcess(NODE24, [CODE_SERVER_ENTRY, '--user-data-dir', userDataDir, '--extensions-dir', dir, '--install-extension', vsix, '--force'], {
+    env,
+    timeoutMs: 120_000,
+    signal,
+  });
+  rmSync(userDataDir, { recursive: true, force: true });
+  writeFileSync(marker, vsix);
+  return dir;
 }

@@ -8,7 +8,7 @@ import { runProcess } from './proc';
 export interface PackageOptions {
   /** Extension folder (package.json at its root). Defaults to this repo. */
   root?: string;
-  /** Run `npm run build` first (default true). */
+  /** Run `npm run build` first (default true, unless the test runner built once for all e2e files: LOCALHARNESS_E2E_BUILT=1). */
   build?: boolean;
   signal?: AbortSignal;
 }
@@ -18,7 +18,7 @@ const TOP_LEVEL_INPUTS = ['package.json', '.vscodeignore', 'README.md', 'LICENSE
 
 export async function packageExtension(options: PackageOptions = {}): Promise<string> {
   const root = options.root ?? REPO_ROOT;
-  if (options.build ?? true) {
+  if (options.build ?? process.env.LOCALHARNESS_E2E_BUILT !== '1') {
     await runProcess('npm', ['run', 'build'], { cwd: root, timeoutMs: 180_000, signal: options.signal });
   }
   const outDir = path.join(E2E_CACHE, 'vsix');
