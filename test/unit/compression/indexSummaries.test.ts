@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createContextManager } from '../../../src/core/context/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
-import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';
+import { COMPRESSED_MARKER, INDEX_SUMMARY_LABEL, markCompressed } from '../../../src/core/compression/marker';
+import { RunningSummary } from '../../../src/core/compression/summary';
 import { digestLine, resultSucceeded } from '../../../src/core/compression/digest';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { IndexSummaryPort } from '../../../src/core/knowledge/types';
@@ -172,8 +173,6 @@ test('a stored summary copy reads back like a digest: the session summary keeps 
 });
 
 test('a read replaced by its index summary and later evicted leaves that summary in the session summary, not just a first line', async () => {
-  const { RunningSummary } = await import('../../../src/core/compression/summary');
-  const { markCompressed, INDEX_SUMMARY_LABEL } = await import('../../../src/core/compression/marker');
   const history = readingSession([1]);
   const copy: ChatMessage = {
     ...history[2]!,
