@@ -1,4 +1,5 @@
 // What the `mcp` commands share: starting the one server they talk to, and giving up on Ctrl-C.
+import { untilAborted as untilAbortedBy } from '../core/abortable';
 import type { McpManager } from '../mcp/manager';
 import type { McpServerStatus } from '../mcp/types';
 
@@ -21,19 +22,5 @@ export async function startServer(manager: McpManager, name: string, configPath:
 
 /** Waits for `work`, but gives up as soon as `signal` aborts (the caller's `finally` then stops the servers). */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('interrupted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('interrupted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return untilAbortedBy(work, signal, () => new Error('interrupted'));
 }

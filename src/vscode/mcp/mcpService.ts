@@ -4,6 +4,7 @@
 // Nothing starts at activation: servers start when the chat view opens or the first turn begins.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { untilAborted } from '../../core/abortable';
 import type { McpManager } from '../../mcp/manager';
 import { commandLineOf, requiresConsent } from '../../mcp/commandLine';
 import type { McpServerConfig, McpServerStatus } from '../../mcp/types';
@@ -147,7 +148,8 @@ export class McpService implements vscode.Disposable {
   async beforeTurn(signal: AbortSignal, notice: (message: string) => void): Promise<void> {
     this.turnSignal = signal;
     void this.warmUp();
-    await untilAborted(this.pending, signal);
+    // A failed start shows in the servers' states; a cancelled turn just stops waiting.
+    await untilAborted(this.pending.catch(() => undefined), signal).catch(() => undefined);
     const summary = this.summary();
     if (summary && summary !== this.lastNotice && !signal.aborted) notice(summary);
     this.lastNotice = summary;
@@ -334,17 +336,4 @@ async function readWorkspaceFiles(): Promise<{ files: WorkspaceFileText[]; error
     }
   }
   return { files, errors };
-}
-
-/** Wait for `work`, but give up (without an error) when the signal aborts. */
-function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    signal.addEventListener('abort', done, { once: true });
-    work.then(done, done);
-  });
 }
