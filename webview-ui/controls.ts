@@ -16,7 +16,7 @@ export function updateControls(layout: Layout, state: ChatViewState, hasDraft: b
   const text = contextText(used, available);
   setText(layout.contextText, text);
   setAttr(layout.contextMeter, 'aria-valuetext', text);
-  layout.contextMeter.title = `Context: ${text}`;
+  layout.contextMeter.title = [`Context: ${text}`, ...cacheLines(state.context.cache)].join('\n');
   const max = available && available > 0 ? available : 1;
   if (layout.contextMeter.max !== max) layout.contextMeter.max = max;
   const value = available && available > 0 ? Math.min(used, available) : 0;
@@ -29,6 +29,16 @@ export function updateControls(layout: Layout, state: ChatViewState, hasDraft: b
   const status = state.status ?? (state.busy ? 'Working…' : '');
   setText(layout.status, status);
   setHidden(layout.status, status === '');
+}
+
+/** The tooltip's word on the server's prompt cache: what the last request and this turn made it read again. */
+export function cacheLines(cache: ChatViewState['context']['cache']): string[] {
+  if (!cache) return [];
+  const line = (label: string, c: { prompt: number; cached: number; estimated: boolean }) =>
+    c.prompt > 0
+      ? `${label}: the server re-read ${numberFormat.format(c.prompt - c.cached)} of ${numberFormat.format(c.prompt)} prompt tokens (${Math.round((c.cached / c.prompt) * 100)}% from its cache${c.estimated ? ', estimated' : ''})`
+      : '';
+  return [line('Last request', cache.last), line('This turn', cache.turn)].filter((l) => l !== '');
 }
 
 export function contextText(used: number, available: number | null): string {

@@ -1,5 +1,6 @@
 // Turns agent events into CLI output: JSON lines, or readable streaming text.
 import type { AgentEvent, RetrievalEvent } from '../core/agent/events';
+import { addUsage, describeTally, EMPTY_TALLY } from '../core/context/promptCacheReport';
 
 export interface Output {
   write(text: string): void;
@@ -21,6 +22,8 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
   const c = (code: string, s: string) => (color ? code + s + RESET : s);
   let midLine = false;
   let inThinking = false;
+  // What the server re-read this turn, for the summary line at its end.
+  let cache = EMPTY_TALLY;
   const newline = () => {
     if (midLine) out.write('\n');
     midLine = false;
@@ -31,6 +34,12 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
       newline();
     }
     switch (event.type) {
+      case 'turn_start':
+        cache = EMPTY_TALLY;
+        break;
+      case 'usage':
+        cache = addUsage(cache, event);
+        break;
       case 'thinking':
         if (!inThinking) {
           newline();
@@ -100,12 +109,15 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         newline();
         err.write(c(RED, `error: ${event.message}`) + '\n');
         break;
-      case 'turn_end':
+      case 'turn_end': {
         newline();
         if (event.reason === 'task_completion' || event.reason === 'ask_question') {
           out.write((event.reason === 'ask_question' ? 'Question: ' : 'Done: ') + (event.result ?? '') + '\n');
         }
+        const line = describeTally(cache);
+        if (line) out.write(c(DIM, `[${cache.requests} model call${cache.requests === 1 ? '' : 's'}: ${line}]`) + '\n');
         break;
+      }
       default:
         break;
     }

@@ -165,7 +165,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
     },
     ...(config.instructions && { userInstructions: config.instructions }),
-    ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m) }),
+    ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m), onMessageContext: (m) => stored!.onMessageContext(m) }),
     context: {
       settings: config.context,
       ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),

@@ -69,13 +69,35 @@ export function toChatRequest(call: ModelCallOptions, tools: ToolDefinition[]): 
   };
 }
 
+/**
+ * The server's counts for one request. `promptTokens`: the whole prompt. `cachedTokens`: the part it reused from its
+ * prompt cache instead of reading it again: as the server reports it, or (`cachedEstimated`) estimated from how much
+ * of the request matched the previous one, where the server does not say (LM Studio, older Ollama).
+ */
+export interface PromptUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens?: number;
+  cachedEstimated?: boolean;
+}
+
+/** A usage delta as the turn keeps it (no `type`, nothing unset). */
+export function usageOf(delta: PromptUsage): PromptUsage {
+  return {
+    promptTokens: delta.promptTokens,
+    completionTokens: delta.completionTokens,
+    ...(delta.cachedTokens !== undefined && { cachedTokens: delta.cachedTokens }),
+    ...(delta.cachedEstimated && { cachedEstimated: true }),
+  };
+}
+
 export type StreamDelta =
   | { type: 'status'; message: string }
   | { type: 'thinking'; text: string }
   | { type: 'text'; text: string }
   /** A complete tool call, after the provider accumulated its pieces. */
   | { type: 'tool_call'; call: ToolCall }
-  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  | ({ type: 'usage' } & PromptUsage)
   | { type: 'done'; finishReason: string };
 
 export interface ChatProvider {

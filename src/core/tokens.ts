@@ -17,7 +17,7 @@ export function estimateTokens(text: string): number {
 const MESSAGE_OVERHEAD = 4;
 
 export function estimateMessageTokens(message: ChatMessage): number {
-  let n = MESSAGE_OVERHEAD + estimateTokens(message.content);
+  let n = MESSAGE_OVERHEAD + estimateTokens(message.content) + (message.context ? estimateTokens(message.context) + 1 : 0);
   for (const call of message.toolCalls ?? []) {
     n += estimateTokens(call.name) + estimateTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)) + 4;
   }

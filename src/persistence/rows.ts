@@ -27,6 +27,7 @@ export function rowToMessage(row: Row): StoredMessage {
     displayOnly: num(row.display_only) === 1,
     createdAt: num(row.created_at),
   };
+  if (row.context !== null && row.context !== undefined) message.context = text(row.context);
   if (row.thinking !== null && row.thinking !== undefined) message.thinking = text(row.thinking);
   if (row.tool_calls !== null && row.tool_calls !== undefined) message.toolCalls = JSON.parse(text(row.tool_calls)) as ToolCall[];
   if (row.tool_call_id !== null && row.tool_call_id !== undefined) message.toolCallId = text(row.tool_call_id);

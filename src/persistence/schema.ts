@@ -182,4 +182,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       db.run('ALTER TABLE file_checkpoints ADD COLUMN op_id INTEGER');
     },
   },
+  {
+    version: 7,
+    description: 'the context a message carried to the model (working context, retrieved code), kept for byte-identical requests',
+    up(db) {
+      db.run('ALTER TABLE messages ADD COLUMN context TEXT');
+    },
+  },
 ];

@@ -51,6 +51,8 @@ export interface SessionRecorder {
   /** Planned runs (plan, step records, how each ended), oldest first; kept current as events arrive. */
   readonly planRuns: readonly PlanRun[];
   onMessage(message: ChatMessage): Promise<void>;
+  /** The harness added context to a message already saved (just before the request that first carried it). */
+  onMessageContext(message: ChatMessage): Promise<void>;
   onEvent(event: AgentEvent): void;
   /**
    * Stores a compression: each compressed copy as a new version of its stored message (linked by
@@ -156,6 +158,16 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
         options.onWriteError(err);
       }
     },
+    onMessageContext: async (message) => {
+      const row = rowIds.get(message);
+      if (row === undefined) return;
+      try {
+        await store.setMessageContext(row, message.context);
+      } catch (err) {
+        if (!options.onWriteError) throw err;
+        options.onWriteError(err);
+      }
+    },
     onCompression: (report, state) => {
       compressionWrites = compressionWrites
         .then(() => storeCompression(report, state))
@@ -207,10 +219,11 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
 }
 
 export function toChatMessage(row: StoredMessage): ChatMessage {
-  const { role, content, thinking, toolCalls, toolCallId, toolName } = row;
+  const { role, content, context, thinking, toolCalls, toolCallId, toolName } = row;
   return {
     role,
     content,
+    ...(context && { context }),
     ...(thinking && { thinking }),
     ...(toolCalls && { toolCalls }),
     ...(toolCallId && { toolCallId }),

@@ -151,14 +151,15 @@ export class SessionStore extends SessionRecords {
     const now = this.clock.now();
     this.db.write([
       [
-        `INSERT INTO messages (id, session_id, seq, role, content, thinking, tool_calls, tool_call_id, tool_name,
-           prompt_tokens, completion_tokens, display_only, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (id, session_id, seq, role, content, context, thinking, tool_calls, tool_call_id, tool_name,
+           prompt_tokens, completion_tokens, display_only, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           sessionId,
           seq,
           message.role,
           message.content,
+          message.context ?? null,
           message.thinking ?? null,
           message.toolCalls ? JSON.stringify(message.toolCalls) : null,
           message.toolCallId ?? null,
@@ -172,6 +173,17 @@ export class SessionStore extends SessionRecords {
       ['UPDATE sessions SET updated_at = ? WHERE id = ?', [now, sessionId]],
     ]);
     return id;
+  }
+
+  /**
+   * Records the context a message carried when it was first sent to the model (added just before that request,
+   * after the message itself was saved), so a continued session sends the same bytes again.
+   */
+  async setMessageContext(messageId: number, context: string | undefined): Promise<void> {
+    if (context !== undefined && typeof context !== 'string') throw new PersistenceError('invalid-input', 'A message context must be a string.');
+    const row = this.db.get('SELECT session_id FROM messages WHERE id = ?', [messageId]);
+    if (!row) throw new PersistenceError('not-found', `No message with id ${messageId}.`);
+    this.db.write([['UPDATE messages SET context = ? WHERE id = ?', [context ?? null, messageId]]]);
   }
 
   /**

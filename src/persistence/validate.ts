@@ -32,6 +32,7 @@ export function checkMessage(message: NewMessage): void {
   if (!ROLES.has(message.role)) fail(`Unknown message role "${String(message.role)}" (expected system, user, assistant or tool).`);
   if (typeof message.content !== 'string') fail('A message content must be a string.');
   if (message.thinking !== undefined && typeof message.thinking !== 'string') fail('A message "thinking" must be a string.');
+  if (message.context !== undefined && typeof message.context !== 'string') fail('A message "context" must be a string.');
   if (message.toolCalls !== undefined) checkToolCalls(message.toolCalls);
   if (message.toolCallId !== undefined && typeof message.toolCallId !== 'string') fail('toolCallId must be a string.');
   if (message.toolName !== undefined && typeof message.toolName !== 'string') fail('toolName must be a string.');

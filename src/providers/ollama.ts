@@ -1,5 +1,6 @@
 // ChatProvider for Ollama's `/api/chat` through the `ollama` package. One client per request, with a
 // fetch bound to that request's signal: `client.abort()` would abort every stream of a shared client.
+import { PromptCacheEstimate } from './promptCacheEstimate';
 import { Ollama, type ChatRequest as OllamaChatRequest, type ShowResponse } from 'ollama';
 import {
   ProviderError,
@@ -66,6 +67,7 @@ export class OllamaProvider implements ChatProvider {
   private readonly label: string;
   /** `/api/show` answers per model; only successes are kept. */
   private readonly infoCache = new Map<string, ModelInfo>();
+  private readonly cacheEstimate = new PromptCacheEstimate();
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
@@ -82,6 +84,7 @@ export class OllamaProvider implements ChatProvider {
     const abort = linkAbort(request.signal);
     const context = this.errorContext(request.signal);
     const client = this.client(abort.signal);
+    const estimateCached = this.cacheEstimate.begin(request.model, request.messages, request.tools);
     let completed = false;
     let streamOpened = false;
     let produced = false;
@@ -125,7 +128,16 @@ export class OllamaProvider implements ChatProvider {
         }
         if (chunk.done) {
           finishReason = chunk.done_reason || 'stop';
-          yield { type: 'usage', promptTokens: chunk.prompt_eval_count ?? 0, completionTokens: chunk.eval_count ?? 0 };
+          // Newer Ollama versions say how much of the prompt came from the loaded model's cache.
+          const cached = (chunk as { prompt_eval_cached_count?: unknown }).prompt_eval_cached_count;
+          yield {
+            type: 'usage',
+            promptTokens: chunk.prompt_eval_count ?? 0,
+            completionTokens: chunk.eval_count ?? 0,
+            ...(typeof cached === 'number' && cached >= 0
+              ? { cachedTokens: cached }
+              : { cachedTokens: estimateCached(chunk.prompt_eval_count ?? 0), cachedEstimated: true }),
+          };
         }
       }
       if (request.signal.aborted) throw abortedError(request.signal.reason);

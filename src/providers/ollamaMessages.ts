@@ -1,6 +1,6 @@
 // ChatMessage / ToolDefinition → Ollama `/api/chat` shapes.
 import type { Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
-import type { ChatMessage, ToolCall, ToolDefinition } from '../core/messages';
+import { modelText, type ChatMessage, type ToolCall, type ToolDefinition } from '../core/messages';
 
 /**
  * Key under which an assistant's unparseable string arguments are sent back to Ollama. Ollama wants an
@@ -13,14 +13,14 @@ export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessag
     if (m.role === 'assistant' && m.toolCalls?.length) {
       return {
         role: 'assistant',
-        content: m.content,
+        content: modelText(m),
         tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
       };
     }
     if (m.role === 'tool') {
-      return { role: 'tool', content: m.content, ...(m.toolName && { tool_name: m.toolName }) };
+      return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
     }
-    return { role: m.role, content: m.content };
+    return { role: m.role, content: modelText(m) };
   });
 }
 

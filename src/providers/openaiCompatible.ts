@@ -1,5 +1,6 @@
 // ChatProvider for servers speaking OpenAI's `/v1/chat/completions` (LM Studio, llama.cpp server, vLLM),
 // through the `openai` package. Streams SSE deltas, rebuilds tool calls by index, splits reasoning out.
+import { PromptCacheEstimate } from './promptCacheEstimate';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import {
@@ -62,7 +63,9 @@ interface StreamChunk {
     } | null;
     finish_reason?: string | null;
   }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
+  /** llama.cpp: `cache_n` prompt tokens reused from the slot's cache, `prompt_n` read. */
+  timings?: { cache_n?: number; prompt_n?: number } | null;
 }
 
 const START_HINT =
@@ -78,6 +81,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
   readonly baseUrl: string;
   readonly capabilities = OPENAI_COMPATIBLE_CAPABILITIES;
   private readonly client: OpenAI;
+  private readonly cacheEstimate = new PromptCacheEstimate();
   private readonly fetchFn: typeof fetch;
   private readonly firstByteTimeoutMs: number;
   private readonly loadingStatusDelayMs: number;
@@ -117,6 +121,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     };
     const abort = linkAbort(request.signal);
     const context = this.errorContext(request.signal);
+    const estimateCached = this.cacheEstimate.begin(request.model, request.messages, request.tools);
     let completed = false;
     try {
       const open = async () => {
@@ -159,10 +164,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
         if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
+          const cached = reusedTokens(chunk);
           yield {
             type: 'usage',
             promptTokens: chunk.usage.prompt_tokens,
             completionTokens: chunk.usage.completion_tokens ?? 0,
+            ...(cached !== undefined ? { cachedTokens: cached } : { cachedTokens: estimateCached(chunk.usage.prompt_tokens), cachedEstimated: true }),
           };
         }
       }
@@ -312,4 +319,12 @@ function normaliseBaseUrl(raw: string): string {
   }
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/v1';
   return url.toString().replace(/\/+$/, '');
+}
+
+/** The reused prompt tokens as the server reports them: OpenAI-style details (vLLM, newer llama.cpp), else llama.cpp's timings. */
+function reusedTokens(chunk: StreamChunk): number | undefined {
+  const details = chunk.usage?.prompt_tokens_details?.cached_tokens;
+  if (typeof details === 'number' && details >= 0) return details;
+  const fromTimings = chunk.timings?.cache_n;
+  return typeof fromTimings === 'number' && fromTimings >= 0 ? fromTimings : undefined;
 }

@@ -4,7 +4,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
-import { argumentsToText, type ChatMessage, type ToolDefinition } from '../core/messages';
+import { argumentsToText, modelText, type ChatMessage, type ToolDefinition } from '../core/messages';
 import type { ResponseFormat } from '../core/provider';
 
 export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
@@ -13,13 +13,13 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompleti
       case 'system':
         return { role: 'system', content: m.content };
       case 'user':
-        return { role: 'user', content: m.content };
+        return { role: 'user', content: modelText(m) };
       case 'assistant':
         if (m.toolCalls?.length) {
           return {
             role: 'assistant',
             // As recorded from llama.cpp: an assistant turn that only calls tools has `content: null`.
-            content: m.content === '' ? null : m.content,
+            content: modelText(m) === '' ? null : modelText(m),
             tool_calls: m.toolCalls.map((c) => ({
               id: c.id,
               type: 'function',
@@ -27,12 +27,12 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompleti
             })),
           };
         }
-        return { role: 'assistant', content: m.content };
+        return { role: 'assistant', content: modelText(m) };
       case 'tool':
         if (!m.toolCallId) {
           throw new TypeError(`Message ${i} is a tool result without toolCallId; OpenAI-compatible servers need it to match the call.`);
         }
-        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+        return { role: 'tool', tool_call_id: m.toolCallId, content: modelText(m) };
     }
   });
 }

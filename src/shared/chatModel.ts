@@ -80,11 +80,22 @@ export type NoticeItem = z.infer<typeof NoticeItemSchema>;
 export type ErrorItem = z.infer<typeof ErrorItemSchema>;
 export type ChatItem = z.infer<typeof ChatItemSchema>;
 
+/** Prompt tokens the server was sent, and how many of them it took from its prompt cache instead of reading them. */
+export const CacheCountsSchema = z.object({
+  prompt: Count,
+  cached: Count,
+  /** The server did not say; the cached count is estimated from how much the request matched the last one. */
+  estimated: z.boolean(),
+});
+export type CacheCounts = z.infer<typeof CacheCountsSchema>;
+
 export const ContextUsageSchema = z.object({
   /** Tokens the last model call used (prompt + completion). */
   used: Count,
   /** The context window the server runs; null when unknown. */
   available: z.nullable(Count),
+  /** The server's prompt cache: the last request, and the current (or last) turn in total. */
+  cache: z.optional(z.object({ last: CacheCountsSchema, turn: CacheCountsSchema })),
 });
 export type ContextUsage = z.infer<typeof ContextUsageSchema>;
 
@@ -184,7 +195,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('notice'), text: Text }),
   z.object({ type: z.literal('error'), text: Text, actions: z.array(ErrorActionSchema).check(z.maxLength(5)) }),
-  z.object({ type: z.literal('usage'), used: Count }),
+  z.object({ type: z.literal('usage'), used: Count, cache: z.optional(CacheCountsSchema) }),
   z.object({ type: z.literal('context_limit'), available: z.nullable(Count) }),
   z.object({ type: z.literal('turn_end'), reason: TurnEndReasonSchema, result: z.optional(Text) }),
   z.object({ type: z.literal('reset') }),

@@ -11,8 +11,12 @@ export function initialChatState(available: number | null = null): ChatViewState
 
 export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewState {
   switch (event.type) {
-    case 'turn_start':
-      return push({ ...state, busy: true, status: null }, (id) => ({ kind: 'user', id, text: event.text }));
+    case 'turn_start': {
+      // The turn's cache tally starts over; the last request's counts stay until the next one.
+      const { cache, ...context } = state.context;
+      const kept = cache ? { ...context, cache: { last: cache.last, turn: { prompt: 0, cached: 0, estimated: false } } } : context;
+      return push({ ...state, busy: true, status: null, context: kept }, (id) => ({ kind: 'user', id, text: event.text }));
+    }
     case 'round_start':
       return closeStreaming(state);
     case 'status':
@@ -60,8 +64,12 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
       return push(state, (id) => ({ kind: 'notice', id, text: event.text }));
     case 'error':
       return push(state, (id) => ({ kind: 'error', id, text: event.text, actions: [...event.actions] }));
-    case 'usage':
-      return { ...state, context: { ...state.context, used: event.used } };
+    case 'usage': {
+      if (!event.cache) return { ...state, context: { ...state.context, used: event.used } };
+      const turn = state.context.cache?.turn ?? { prompt: 0, cached: 0, estimated: false };
+      const total = { prompt: turn.prompt + event.cache.prompt, cached: turn.cached + event.cache.cached, estimated: turn.estimated || event.cache.estimated };
+      return { ...state, context: { ...state.context, used: event.used, cache: { last: event.cache, turn: total } } };
+    }
     case 'context_limit':
       return { ...state, context: { ...state.context, available: event.available } };
     case 'turn_end':

@@ -8,7 +8,7 @@ import type { RiskLevel, Tool } from '../tools/tool';
 import type { WorkspaceRoots } from '../tools/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { ContextTracker } from '../context/tracker';
-import { renderHotContext } from '../context/hotContext';
+import { WorkingContextTail } from '../context/workingContext';
 import type { PromptPart } from '../prompt/parts';
 import type { SystemInfo } from '../prompt/systemPrompt';
 import { composeSystemPrompt } from '../prompt/promptBuilder';
@@ -25,6 +25,11 @@ import type { IndexSummaryPort, KnowledgeRetriever, Retrieval } from '../knowled
 import { renderRetrievedContext } from '../knowledge/renderRetrieval';
 import { estimateTokens } from '../tokens';
 import { createOrchestrator, type Orchestrator, type OrchestratorOptions, type SavedRun } from '../orchestrator';
+import type { ToolSelector } from '../tools/selection/toolSelector';
+import { StableToolSet } from '../tools/selection/stableToolSet';
+import { renderToolList } from '../toolProtocol/textPrompt';
+import { ToolIndex } from '../toolProtocol/toolIndex';
+import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -83,13 +88,15 @@ export interface AgentSessionOptions {
   fallbacks?: readonly ModelEndpoint[];
   /** Compression, eviction and the budget gate (issue: context window truth). */
   context?: SessionContextOptions;
-  /** Offers each request only the most relevant tools when they would not fit (many MCP tools, small windows). */
-  toolSelector?: ToolPreFilter;
+  /** Offers only the most relevant tools when they would not fit the window (many MCP tools, small windows). */
+  toolSelector?: ToolSelector;
   /** The workspace index: retrieval and compression by summaries. */
   knowledge?: SessionKnowledge;
   /** Two models per turn: a planner plans and answers, an executor runs each step's tools (src/core/orchestrator). */
   orchestrator?: OrchestratorOptions;
   onMessage?: (message: ChatMessage) => void | Promise<void>;
+  /** The working context was added to a message already passed to onMessage (just before it was first sent). */
+  onMessageContext?: (message: ChatMessage) => void | Promise<void>;
   history?: ChatMessage[];
   /** Injected for tests (retry backoff). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -104,12 +111,25 @@ export class AgentSession {
   /** The context-window manager: status for the meter, compressNow for the command. */
   readonly context: ContextManager | undefined;
   private readonly orchestrator: Orchestrator | undefined;
+  private readonly toolSet: StableToolSet | undefined;
+  private readonly tail = new WorkingContextTail();
+  /** Compressions seen by the tool set: after one, the prefix is broken anyway and the set may be chosen afresh. */
+  private compressionsSeen = 0;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.history = options.history ? [...options.history] : [];
     const o = options;
+    if (o.toolSelector) this.toolSet = new StableToolSet(o.toolSelector);
     if (o.context) {
       const manager = createContextManager({
+        // The compression pass continues the conversation as the server holds it: same options, same request form.
+        compressionModel: {
+          provider: o.provider,
+          model: o.model,
+          ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+          ...(o.think !== undefined && { think: o.think }),
+          toRequest: (messages) => (this.protocol === 'xml' ? toTextProtocolMessages(messages) : messages),
+        },
         ...o.context,
         provider: o.provider,
         model: o.model,
@@ -175,48 +195,78 @@ export class AgentSession {
   }
 
   private readonly prepareMessages = async (messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> => {
-    // Retrieval runs here, inside the turn (after turn_start) and before its first model call; the system
-    // prompt that was just built is rebuilt once with the retrieved code in it.
-    if (this.turn && !this.turn.retrieved && this.options.knowledge?.retriever) {
-      this.turn.retrieved = true;
-      if ((await this.retrieve(this.turn.text, signal)) && messages[0]?.role === 'system') {
-        messages = [{ ...messages[0], content: this.systemPrompt() }, ...messages.slice(1)];
+    // The working context goes with the newest message, which no request has carried yet: at the start of a turn
+    // the user's message (with the code retrieved for it), later only a changed todo list. Retrieval runs here,
+    // inside the turn (after turn_start) and before its first model call.
+    const turn = this.turn;
+    if (turn) {
+      let block: string | undefined;
+      if (!turn.started) {
+        turn.started = true;
+        if (this.options.knowledge?.retriever) await this.retrieve(turn.text, signal);
+        block = this.tail.turnStart(this.options.tracker.snapshot(), this.retrievedContext);
+      } else {
+        block = this.tail.update(this.options.tracker.snapshot());
       }
+      if (block) await this.attachContext(block);
     }
     if (!this.context) return messages;
     // In xml mode the tool list travels inside the system prompt, not as definitions.
-    const prepared = await this.context!.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
-    const status = this.context!.status();
+    const prepared = await this.context.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
+    const status = this.context.status();
     this.options.bus.emit({ type: 'context', used: status.used, window: status.window });
     return prepared;
   };
 
+  /** Adds `block` to the newest message (never sent yet, never measured yet) and records it with the message. */
+  private async attachContext(block: string): Promise<void> {
+    const newest = this.history[this.history.length - 1];
+    if (!newest || newest.role === 'system') return;
+    newest.context = newest.context ? `${newest.context}\n\n${block}` : block;
+    await this.options.onMessageContext?.(newest);
+  }
+
   private readonly selectTools = async (state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> => {
-    const selector = this.options.toolSelector!;
-    const window = this.context ? (await this.context.windowTokens(signal)) : 0;
-    const selection = await selector.select({ definitions: state.tools, query: selectionQuery(state), keep: state.usedInTurn, window, signal });
-    if (selection.notice) this.options.bus.emit({ type: 'notice', message: selection.notice });
-    if (!selection.filtered) {
-      this.offeredTools = selection.tools.filter((t) => t.name !== TOOL_SEARCH);
-      return this.offeredTools;
+    const window = this.context ? await this.context.windowTokens(signal) : 0;
+    const compressions = this.context?.status().compressions ?? 0;
+    const prefixBroken = compressions !== this.compressionsSeen;
+    this.compressionsSeen = compressions;
+    const offer = await this.toolSet!.offer({ definitions: state.tools, query: selectionQuery(state), keep: state.usedInTurn, window, signal, prefixBroken });
+    if (offer.notice) this.options.bus.emit({ type: 'notice', message: offer.notice });
+    const tools = offer.filtered ? offer.tools : offer.tools.filter((t) => t.name !== TOOL_SEARCH);
+    if (offer.generation !== this.listed?.generation) this.listed = { generation: offer.generation, tools };
+    else if (offer.added.length && this.protocol === 'xml') {
+      // In xml mode the tool list is part of the system prompt, which must not change: new tools are described
+      // at the tail instead, with the newest message.
+      const added = tools.filter((t) => offer.added.includes(t.name));
+      await this.attachContext(`More tools you can call now (same <tool> format):\n${renderToolList(new ToolIndex(added))}`);
     }
-    this.offeredTools = selection.tools;
-    this.options.bus.emit({
-      type: 'tools_offered',
-      offered: selection.offered,
-      total: selection.totalTools,
-      tokensAll: selection.tokensAll,
-      tokensOffered: selection.tokensOffered,
-      ranking: selection.ranking,
-    });
-    return selection.tools;
+    if (offer.filtered && offer.offered.join('\n') !== this.lastOfferKey) {
+      // Said when the set is chosen or grows, not on every request: it holds still in between.
+      this.lastOfferKey = offer.offered.join('\n');
+      this.options.bus.emit({
+        type: 'tools_offered',
+        offered: offer.offered,
+        total: offer.totalTools,
+        tokensAll: offer.tokensAll,
+        tokensOffered: offer.tokensOffered,
+        ranking: offer.ranking,
+      });
+    }
+    return tools;
   };
+  private lastOfferKey: string | undefined;
+  /** The tools the system prompt lists in xml mode: the set as chosen, without later additions. */
+  private listed: { generation: number; tools: ToolDefinition[] } | undefined;
 
   get busy(): boolean {
     return this.running;
   }
 
-  /** The system prompt as the next model call would see it (the panel's "what the model knows"). */
+  /**
+   * The system prompt: the same bytes for every request of the session (the working context and retrieved code
+   * travel at the tail, with the newest message), so a local server keeps it and the tools in its prompt cache.
+   */
   systemPrompt(): string {
     const o = this.options;
     const window = this.context?.status().window;
@@ -226,10 +276,8 @@ export class AgentSession {
       loopBreakingTools: this.toolDefinitions().some((d) => d.name === 'task_completion'),
       toolProtocol: this.protocol,
       // In xml mode the tools are described in this prompt: the ones this request offers.
-      tools: this.offeredTools ?? this.toolDefinitions(),
-      hotContext: renderHotContext(o.tracker.snapshot()),
+      tools: this.listed?.tools ?? this.toolDefinitions(),
       ...(this.rules && { rules: this.rules }),
-      ...(this.retrievedContext && { retrievedContext: this.retrievedContext }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
       ...(o.extraParts && { extraParts: o.extraParts }),
       ...(budget !== undefined && { budgetTokens: budget }),
@@ -257,10 +305,8 @@ export class AgentSession {
     return definitions;
   }
   private definitionsFor: { tools: readonly Tool[]; definitions: ToolDefinition[] } | undefined;
-  /** What the pre-filter chose for the next request (the prompt describes these in xml mode). */
-  private offeredTools: ToolDefinition[] | undefined;
-  /** The running turn's request, and whether the index was asked for it (once per turn). */
-  private turn: { text: string; retrieved: boolean } | undefined;
+  /** The running turn's request, and whether its first request was prepared (retrieval, the working context). */
+  private turn: { text: string; started: boolean } | undefined;
   /** The retrieved-context part as rendered for the latest turn (kept for the panel between turns). */
   private retrievedContext: string | undefined;
   /** Retriever notices already shown ("retrieval uses keywords" is news once, not every turn). */
@@ -334,10 +380,10 @@ export class AgentSession {
       this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
       this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
       this.context?.startTurn();
-      this.offeredTools = undefined;
-      this.turn = { text, retrieved: false };
+      this.turn = { text, started: false };
       this.retrievedContext = undefined; // the last turn's code is not this request's
       o.toolSelector?.startTurn();
+      if (this.context) this.compressionsSeen = this.context.status().compressions;
       // Orchestrated: same history and config; the normal turn is its fallback.
       const orchestrator = this.orchestrator;
       const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =

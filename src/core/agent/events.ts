@@ -20,7 +20,8 @@ export type AgentEvent =
   | { type: 'approval_result'; id: string; name: string; approved: boolean; scope?: string; reason?: string }
   | { type: 'tool_progress'; id: string; name: string; message: string }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; content: string; display?: string; denied?: boolean; durationMs: number }
-  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  /** The server's counts for a model call; `cachedTokens` it reused from its prompt cache (`cachedEstimated`: our estimate). */
+  | { type: 'usage'; promptTokens: number; completionTokens: number; cachedTokens?: number; cachedEstimated?: boolean }
   | { type: 'notice'; message: string }
   /** The context window after a model call was prepared: tokens used of the window the server runs. */
   | { type: 'context'; used: number; window: number }

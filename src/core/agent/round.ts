@@ -1,6 +1,6 @@
 // One model call: stream the reply, surface thinking/text as events, collect tool calls and usage.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider } from '../provider';
+import { toChatRequest, usageOf, type ChatProvider, type PromptUsage } from '../provider';
 import type { EventBus } from './events';
 
 export interface RoundRequest {
@@ -20,7 +20,7 @@ export interface RoundReply {
   thinking: string;
   toolCalls: ToolCall[];
   finishReason: string;
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: PromptUsage;
 }
 
 export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
@@ -43,8 +43,8 @@ export async function streamRound(request: RoundRequest, bus: EventBus): Promise
         reply.toolCalls.push(delta.call);
         break;
       case 'usage':
-        reply.usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
-        bus.emit({ type: 'usage', promptTokens: delta.promptTokens, completionTokens: delta.completionTokens });
+        reply.usage = usageOf(delta);
+        bus.emit({ type: 'usage', ...reply.usage });
         break;
       case 'done':
         reply.finishReason = delta.finishReason;

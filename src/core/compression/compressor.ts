@@ -4,8 +4,8 @@
 // compressed copy with the original it stands for).
 import type { ChatMessage } from '../messages';
 import type { IndexSummaryPort } from '../knowledge/types';
-import { MIN_LISTED_TOKENS } from './agentTools';
-import { runCompressionAgent, type CompressionModel } from './compressionAgent';
+import { MIN_LISTED_TOKENS } from './summaryEdits';
+import { runModelPass, type CompressionModel } from './modelPass';
 import { evictOldest } from './eviction';
 import { compressByRules } from './fallback';
 import { compressByIndexSummaries } from './indexSummaries';
@@ -89,7 +89,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
   if (options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
     options.onStatus?.('Compressing the conversation with the model…');
     await step('llm', async () => {
-      const run = await runCompressionAgent(scope, options.model!, {
+      const run = await runModelPass(scope, options.model!, {
         maxIterations: options.maxIterations,
         temperature: options.temperature,
         signal,

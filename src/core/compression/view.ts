@@ -1,5 +1,6 @@
 // The model's view of a history: compressed copies stand in for originals, evicted messages are left out and
-// the running summary joins the system prompt. The history itself is never changed, so the originals stay
+// the running summary opens the first message left in view (never the system prompt: that stays byte-identical
+// so the server's prompt cache keeps the system prompt and the tools across a compression). The history itself is never changed, so the originals stay
 // available for the panel and for persistence (each replacement links back to the message it stands for).
 import type { ChatMessage } from '../messages';
 import { isCompressed } from './marker';
@@ -31,7 +32,7 @@ export class HistoryView {
   private evicted = 0;
   private evictedCheck: string[] = [];
   summary: RunningSummary;
-  private systemCache: { base: ChatMessage; text: string; built: ChatMessage } | undefined;
+  private headCache: { base: ChatMessage; text: string; built: ChatMessage } | undefined;
 
   constructor(state?: ContextState) {
     this.summary = RunningSummary.from(state?.summary);
@@ -127,14 +128,15 @@ export class HistoryView {
     return index >= this.evicted || index === this.pinnedUser(history);
   }
 
-  /** The messages to send: system (+ summary), the pinned user message, then everything not evicted. */
+  /** The messages to send: system, the pinned user message, then everything not evicted; the summary opens the first. */
   build(system: ChatMessage | undefined, history: readonly ChatMessage[], summaryMaxTokens: number): ChatMessage[] {
     const out: ChatMessage[] = [];
-    const withSummary = this.systemWithSummary(system, summaryMaxTokens);
-    if (withSummary) out.push(withSummary);
+    if (system) out.push(system);
     const pinned = this.pinnedUser(history);
     if (pinned !== undefined) out.push(this.current(history, pinned));
     for (let i = this.evicted; i < history.length; i++) out.push(this.current(history, i));
+    const head = system ? 1 : 0;
+    if (out.length > head) out[head] = this.withSummary(out[head]!, summaryMaxTokens);
     return out;
   }
 
@@ -145,14 +147,14 @@ export class HistoryView {
     return state;
   }
 
-  private systemWithSummary(system: ChatMessage | undefined, maxTokens: number): ChatMessage | undefined {
+  /** The first message in view, opened by the running summary of what was evicted before it (same object while unchanged). */
+  private withSummary(first: ChatMessage, maxTokens: number): ChatMessage {
     const text = this.summary.render(maxTokens);
-    if (!text) return system;
-    const base = system ?? { role: 'system', content: '' };
-    // The summary goes after the instructions, right before the conversation it stands in for.
-    if (this.systemCache && this.systemCache.base === base && this.systemCache.text === text) return this.systemCache.built;
-    const built: ChatMessage = { ...base, role: 'system', content: base.content ? `${base.content}\n\n${text}` : text };
-    this.systemCache = { base, text, built };
+    if (!text) return first;
+    if (this.headCache && this.headCache.base === first && this.headCache.text === text) return this.headCache.built;
+    const built: ChatMessage = { ...first, content: first.content ? `${text}\n\n${first.content}` : text };
+    this.headCache = { base: first, text, built };
+    this.originals.set(built, this.originals.get(first) ?? first);
     return built;
   }
 }

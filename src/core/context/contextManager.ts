@@ -5,7 +5,7 @@
 import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { compress, type CompressionReason, type CompressionReport } from '../compression/compressor';
-import type { CompressionModel } from '../compression/compressionAgent';
+import type { CompressionModel } from '../compression/modelPass';
 import type { IndexSummaryPort } from '../knowledge/types';
 import { CompressionScope } from '../compression/scope';
 import { HistoryView, fingerprint, type ContextState } from '../compression/view';

@@ -1,5 +1,5 @@
 // Renders the tracker's snapshot as a compact block the model reads before each call.
-import type { LineRange, TrackerSnapshot } from './tracker';
+import type { LineRange, Todo, TrackerSnapshot } from './tracker';
 
 const MAX_FILES = 12;
 
@@ -10,10 +10,8 @@ export function renderHotContext(snap: TrackerSnapshot): string {
   }
   const readOnly = snap.filesRead.filter((f) => !snap.filesModified.some((m) => m.path === f.path));
   if (readOnly.length) lines.push('Files you read: ' + list(readOnly.map((f) => f.path + ranges(f.ranges))));
-  if (snap.todos.length) {
-    lines.push('Todos:');
-    for (const t of snap.todos) lines.push(`- [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.text}`);
-  }
+  const todos = renderTodos(snap.todos);
+  if (todos) lines.push(todos);
   if (snap.editor.activeFile) {
     const sel = snap.editor.selection;
     lines.push(`The user is looking at ${snap.editor.activeFile}${sel ? ` (selected lines ${sel.start}-${sel.end})` : ''}.`);
@@ -21,12 +19,18 @@ export function renderHotContext(snap: TrackerSnapshot): string {
   return lines.length ? '# Working context\n' + lines.join('\n') : '';
 }
 
+/** "Todos:" and one line per item ('' when there are none). */
+export function renderTodos(todos: readonly Todo[]): string {
+  if (!todos.length) return '';
+  return ['Todos:', ...todos.map((t) => `- [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.text}`)].join('\n');
+}
+
 function list(items: string[]): string {
   const shown = items.slice(0, MAX_FILES).join(', ');
   return items.length > MAX_FILES ? `${shown} (+${items.length - MAX_FILES} more)` : shown;
 }
 
-function ranges(rs: LineRange[]): string {
+export function ranges(rs: readonly LineRange[]): string {
   if (!rs.length) return '';
   return ' (lines ' + rs.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(', ') + ')';
 }

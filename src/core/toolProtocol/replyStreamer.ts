@@ -3,7 +3,7 @@
 // model printed as JSON. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider } from '../provider';
+import { toChatRequest, usageOf, type ChatProvider } from '../provider';
 import type { RoundReply } from '../agent/round';
 import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
 import type { ToolProtocol } from './protocol';
@@ -108,7 +108,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
         reply.toolCalls.push(delta.call);
         break;
       case 'usage':
-        reply.usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        reply.usage = usageOf(delta);
         break;
       case 'done':
         reply.finishReason = delta.finishReason;
@@ -148,3 +148,4 @@ function finishUnterminated(content: string, index: ToolIndex, newId: () => stri
     message: `The <tool> block was not closed with </tool>, and what came before is not a complete call: ${parsed.errors[0]?.message ?? 'incomplete JSON'}`,
   });
 }
+

@@ -1,6 +1,6 @@
 // Text protocol: rewrites the conversation so a model without native tool calling can read it. Its own
 // earlier calls become `<tool>` blocks in its messages and tool results become user messages.
-import { argumentsToText, type ChatMessage, type ToolCall } from '../messages';
+import { argumentsToText, modelText, type ChatMessage, type ToolCall } from '../messages';
 import { localNaming, type ToolNaming } from './toolIndex';
 import { TEXT_PROTOCOL_HEADER } from './textPrompt';
 
@@ -26,13 +26,13 @@ export function toTextProtocolMessages(messages: readonly ChatMessage[], options
       push({ role: 'system', content });
     } else if (m.role === 'assistant') {
       const blocks = (m.toolCalls ?? []).map((c) => toolBlockText(c, naming));
-      const content = [m.content.trim(), ...blocks].filter((s) => s !== '').join('\n');
+      const content = [modelText(m).trim(), ...blocks].filter((s) => s !== '').join('\n');
       push({ role: 'assistant', content, ...(m.thinking !== undefined && { thinking: m.thinking }) });
     } else if (m.role === 'tool') {
       const name = m.toolName ? naming(m.toolName).tool : 'tool';
-      push({ role: 'user', content: `[Result of ${name}]\n${m.content}` });
+      push({ role: 'user', content: `[Result of ${name}]\n${modelText(m)}` });
     } else {
-      push({ role: 'user', content: m.content });
+      push({ role: 'user', content: modelText(m) });
     }
   }
   return out;

@@ -17,7 +17,14 @@ export function renderTextProtocolPart(index: ToolIndex): string {
     '- Several blocks run in order. Then stop: the results come back in the next message. Never invent results.',
     '- Reply without tool blocks only when the task is done.',
     'Tools:',
+    renderToolList(index),
   ];
+  return lines.join('\n');
+}
+
+/** One line per tool (with parameter notes), grouped under their server when several servers are listed. */
+export function renderToolList(index: ToolIndex): string {
+  const lines: string[] = [];
   let server = '';
   for (const t of index.tools) {
     if (index.tools.some((o) => o.server !== 'local') && t.server !== server) {

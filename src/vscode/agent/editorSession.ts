@@ -42,6 +42,7 @@ export interface EditorSessionInput {
   calibration?: KeyValuePort;
   /** Persists each message the moment it exists (durable sessions). */
   onMessage?: (message: ChatMessage) => void | Promise<void>;
+  onMessageContext?: (message: ChatMessage) => void | Promise<void>;
   /** Every compression, with the session (for its context state and the originals of compressed copies). */
   onCompression?: (report: CompressionReport, session: AgentSession) => void;
   /** Eviction point and summary of a stored session being continued (used when there is no `previous`). */
@@ -90,6 +91,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
     history: [...input.history],
     ...(input.onMessage && { onMessage: input.onMessage }),
+    ...(input.onMessageContext && { onMessageContext: input.onMessageContext }),
     ...(input.knowledge && { knowledge: input.knowledge }),
     ...(input.orchestrator && { orchestrator: input.orchestrator }),
     toolSelector: createToolPreFilter({

@@ -419,6 +419,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
           calibration: recording.recorder.kv,
           vectors: recording.recorder.vectors,
           onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
+          onMessageContext: (message: ChatMessage) => recording.recorder.onMessageContext(message),
         }),
         onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
         ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),

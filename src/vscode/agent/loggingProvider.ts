@@ -52,7 +52,10 @@ export class LoggingProvider implements ChatProvider {
         if (delta.type === 'text') textChars += delta.text.length;
         else if (delta.type === 'thinking') thinkingChars += delta.text.length;
         else if (delta.type === 'tool_call') toolCalls++;
-        else if (delta.type === 'usage') usage = ` usage=${delta.promptTokens}+${delta.completionTokens}`;
+        else if (delta.type === 'usage') {
+          const cached = delta.cachedTokens !== undefined ? ` cached=${delta.cachedTokens}${delta.cachedEstimated ? '~' : ''}` : '';
+          usage = ` usage=${delta.promptTokens}+${delta.completionTokens}${cached}`;
+        }
         else if (delta.type === 'done') finish = delta.finishReason;
         yield delta;
       }

@@ -41,8 +41,13 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
       if (event.display && event.display.trim()) out.push({ type: 'notice', text: event.display });
       return out;
     }
-    case 'usage':
-      return [{ type: 'usage', used: Math.max(0, Math.round(event.promptTokens + event.completionTokens)) }];
+    case 'usage': {
+      const used = Math.max(0, Math.round(event.promptTokens + event.completionTokens));
+      if (event.cachedTokens === undefined || !(event.promptTokens > 0)) return [{ type: 'usage', used }];
+      const prompt = Math.round(event.promptTokens);
+      const cache = { prompt, cached: Math.min(prompt, Math.max(0, Math.round(event.cachedTokens))), estimated: !!event.cachedEstimated };
+      return [{ type: 'usage', used, cache }];
+    }
     case 'notice':
       return [{ type: 'notice', text: event.message }];
     case 'context':

@@ -35,7 +35,12 @@ export function describeEventForLog(event: AgentEvent): LogLine | undefined {
       return event.ok ? { level: 'info', message: base } : { level: 'warn', message: `${base}: ${preview(event.content, RESULT_PREVIEW)}` };
     }
     case 'usage':
-      return { level: 'debug', message: `usage: ${event.promptTokens} prompt + ${event.completionTokens} completion tokens` };
+      return {
+        level: 'debug',
+        message:
+          `usage: ${event.promptTokens} prompt + ${event.completionTokens} completion tokens` +
+          (event.cachedTokens !== undefined ? `; re-read ${Math.max(0, event.promptTokens - event.cachedTokens)}, ${event.cachedTokens} from the server's cache${event.cachedEstimated ? ' (estimated)' : ''}` : ''),
+      };
     case 'notice':
       return { level: 'info', message: `notice: ${event.message}` };
     case 'context':

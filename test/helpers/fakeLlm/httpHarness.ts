@@ -2,6 +2,7 @@
 // recording, and knowing when a client walked away before its reply ended.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PromptCacheModel } from './promptCache';
 
 export interface RecordedRequest {
   method: string;
@@ -23,6 +24,8 @@ export interface FakeServerHandle {
   readonly log: RecordedRequest[];
   /** How many chat replies the client abandoned (closed the socket before the reply ended). */
   readonly clientAborts: number;
+  /** The chat servers' prompt cache: what each request reused and read (see promptCache.ts). */
+  readonly promptCache?: PromptCacheModel;
   /** Resolves once `clientAborts >= count`; rejects after `timeoutMs` with a clear message. */
   waitForClientAbort(count?: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;

@@ -2,6 +2,7 @@
 // `/api/tags`, `/api/show`, `/api/ps` and `/api/version`.
 import { answerOllamaEmbed } from './embeddings';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
+import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
   DEFAULT_CHUNK_SIZE,
   ScriptPlayer,
@@ -44,6 +45,11 @@ export interface FakeOllamaOptions {
    * anything else 404 "not found, try pulling it first". `[]`: no embedding model at all.
    */
   embeddingModels?: string[];
+  /**
+   * The loaded model's prompt cache (default: on, no waiting; the reused count reported in
+   * `prompt_eval_cached_count` as newer Ollama does; `reportCached: false` is an older Ollama).
+   */
+  promptCache?: PromptCacheOptions;
 }
 
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson' };
@@ -56,6 +62,7 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
     return options.models.find((m) => m.name === name || m.name === `${name}:latest`);
   };
   const loaded = new Map<string, FakeOllamaModel>();
+  const cache = new PromptCacheModel(options.promptCache);
   const harness = await startHarness(async ({ path, method, body, reply }) => {
     if (method === 'POST' && path === '/api/chat') {
       if (!isObject(body)) {
@@ -82,7 +89,9 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
         reply.json(500, { error: next.outOfScript });
         return;
       }
-      await answerChat(reply, body, next.reply);
+      const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
+      const processing = next.reply.fault === 'http500' ? cache.refused(prompt) : cache.process(body, prompt);
+      await answerChat(reply, body, next.reply, processing, cache);
       return;
     }
     if (method === 'GET' && path === '/api/tags') {
@@ -116,11 +125,11 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
     reply.res.writeHead(404, { 'content-type': 'text/plain' });
     reply.res.end('404 page not found');
   }, '');
-  return harness.handle;
+  return Object.assign(harness.handle, { promptCache: cache });
 }
 
-async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply): Promise<void> {
-  await reply.sleep(script.delayMs ?? 0);
+async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply, processing: PromptProcessing, cache: PromptCacheModel): Promise<void> {
+  await reply.sleep((script.delayMs ?? 0) + processing.promptMs);
   if (reply.gone) return;
   if (script.fault === 'http500') {
     reply.json(script.status ?? 500, { error: script.errorMessage ?? 'scripted server error' });
@@ -128,8 +137,10 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   }
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const lines = messageLines(script, model);
+  const done = (message?: Record<string, unknown>) => doneLine(script, model, processing, lines.length, cache, message);
+  await reply.sleep(cache.generationMs(script.usage?.completion ?? lines.length));
   if (body.stream === false) {
-    reply.json(200, wholeResponse(script, model, body, lines.length));
+    reply.json(200, done(wholeMessage(script)));
     return;
   }
   reply.res.writeHead(200, NDJSON_HEADERS);
@@ -158,7 +169,7 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
       await reply.untilGone();
       return;
   }
-  reply.write(JSON.stringify(doneLine(script, model, body, lines.length)) + '\n');
+  reply.write(JSON.stringify(done()) + '\n');
   reply.end();
 }
 
@@ -192,25 +203,35 @@ function messageLines(script: ScriptedReply, model: string): Array<Record<string
   return lines;
 }
 
-function doneLine(script: ScriptedReply, model: string, body: ChatBody, pieces: number): Record<string, unknown> {
-  const prompt = script.usage?.prompt ?? roughPromptTokens(body);
+/** The final line: Ollama counts the whole prompt in `prompt_eval_count`; newer versions add the reused part. */
+function doneLine(
+  script: ScriptedReply,
+  model: string,
+  p: PromptProcessing,
+  pieces: number,
+  cache: PromptCacheModel,
+  message: Record<string, unknown> = { role: 'assistant', content: '' },
+): Record<string, unknown> {
   const completion = script.usage?.completion ?? pieces;
+  const promptNs = Math.round(Math.max(0.01, p.promptMs) * 1e6);
+  const evalNs = Math.round(Math.max(0.01, cache.generationMs(completion)) * 1e6);
   return {
     model,
     created_at: new Date().toISOString(),
-    message: { role: 'assistant', content: '' },
+    message,
     done_reason: script.finishReason ?? 'stop',
     done: true,
-    total_duration: 4_883_583_458,
+    total_duration: 1_334_875 + promptNs + evalNs,
     load_duration: 1_334_875,
-    prompt_eval_count: prompt,
-    prompt_eval_duration: 342_546_000,
+    prompt_eval_count: p.promptTokens,
+    ...(cache.reportsCached && { prompt_eval_cached_count: p.cachedTokens }),
+    prompt_eval_duration: promptNs,
     eval_count: completion,
-    eval_duration: 4_535_599_000,
+    eval_duration: evalNs,
   };
 }
 
-function wholeResponse(script: ScriptedReply, model: string, body: ChatBody, pieces: number): Record<string, unknown> {
+function wholeMessage(script: ScriptedReply): Record<string, unknown> {
   let content = script.text ?? '';
   if (script.thinking && script.thinkTags) content = `<think>${script.thinking}</think>${content}`;
   const message: Record<string, unknown> = { role: 'assistant', content };
@@ -221,7 +242,7 @@ function wholeResponse(script: ScriptedReply, model: string, body: ChatBody, pie
       function: { index, name: call.name, arguments: script.stringArguments ? argumentsText(call.arguments) : call.arguments },
     }));
   }
-  return { ...doneLine(script, model, body, pieces), message };
+  return message;
 }
 
 function tagEntry(m: FakeOllamaModel): Record<string, unknown> {

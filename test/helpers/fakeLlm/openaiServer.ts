@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { answerOpenAIEmbed } from './embeddings';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
+import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
   DEFAULT_CHUNK_SIZE,
   ScriptPlayer,
@@ -38,6 +39,11 @@ export interface FakeOpenAIOptions {
   embeddingModels?: string[];
   /** List `/v1/embeddings` results last input first, as llama.cpp may (clients must sort by `index`). */
   embeddingsReversed?: boolean;
+  /**
+   * The server's prompt cache (default: on, one slot, no waiting, reused counts reported as llama.cpp does in
+   * `usage.prompt_tokens_details.cached_tokens` and `timings.cache_n`). `reportCached: false` is LM Studio.
+   */
+  promptCache?: PromptCacheOptions;
 }
 
 const FINGERPRINT = 'b1-80fb11a';
@@ -52,6 +58,7 @@ const SSE_HEADERS = {
 export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIOptions = {}): Promise<FakeServerHandle> {
   const player = new ScriptPlayer(script, options.name ?? 'openai');
   const models = options.models ?? [{ id: 'tiny', maxContextLength: 32768, loadedContextLength: 4096 }];
+  const cache = new PromptCacheModel(options.promptCache);
   const harness = await startHarness(async ({ path, method, body, reply }) => {
     if (method === 'POST' && path === '/v1/chat/completions') {
       if (!isObject(body)) {
@@ -64,7 +71,10 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         reply.json(500, { error: { code: 500, message: next.outOfScript, type: 'server_error' } });
         return;
       }
-      await answerChat(reply, body, next.reply);
+      // A request the server refuses is never read into the cache.
+      const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
+      const processing = next.reply.fault === 'http500' ? cache.refused(prompt) : cache.process(body, prompt);
+      await answerChat(reply, body, next.reply, processing, cache);
       return;
     }
     if (method === 'POST' && path === '/v1/embeddings') {
@@ -90,14 +100,14 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
     if (method === 'GET' && path === '/props' && options.llamaCppContext !== undefined) {
       reply.json(200, {
         default_generation_settings: { n_ctx: options.llamaCppContext, temperature: 0.8 },
-        total_slots: 1,
+        total_slots: options.promptCache?.slots ?? 1,
         model_path: `/models/${models[0]?.id ?? 'tiny'}.gguf`,
       });
       return;
     }
     reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });
   }, '/v1');
-  return harness.handle;
+  return Object.assign(harness.handle, { promptCache: cache });
 }
 
 function lmStudioEntry(m: FakeOpenAIModel): Record<string, unknown> {
@@ -115,8 +125,8 @@ function lmStudioEntry(m: FakeOpenAIModel): Record<string, unknown> {
   };
 }
 
-async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply): Promise<void> {
-  await reply.sleep(script.delayMs ?? 0);
+async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply, processing: PromptProcessing, cache: PromptCacheModel): Promise<void> {
+  await reply.sleep((script.delayMs ?? 0) + processing.promptMs);
   if (reply.gone) return;
   if (script.fault === 'http500') {
     const status = script.status ?? 500;
@@ -125,8 +135,11 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
     });
     return;
   }
+  const pieces = deltaPieces(script);
+  const completion = script.usage?.completion ?? pieces.length;
   if (body.stream !== true) {
-    reply.json(200, completionObject(body, script));
+    await reply.sleep(cache.generationMs(completion));
+    reply.json(200, completionObject(body, script, processing, cache));
     return;
   }
   reply.res.writeHead(200, SSE_HEADERS);
@@ -136,7 +149,7 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
     return;
   }
   const frame = chunkFrame(body);
-  const pieces = deltaPieces(script);
+  await reply.sleep(cache.generationMs(completion));
   const send = (payload: unknown) => reply.write(`data: ${JSON.stringify(payload)}\n\n`);
   send(frame({ role: 'assistant', content: null }, null));
   for (const delta of pieces) {
@@ -163,8 +176,8 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   send(frame({}, finishReason));
   const options = body.stream_options;
   if (isObject(options) && options.include_usage === true) {
-    const usage = usageOf(body, script, pieces.length);
-    send({ ...frame(null, null), choices: [], usage });
+    const usage = usageOf(processing, completion, cache);
+    send({ ...frame(null, null), choices: [], usage, ...(cache.reportsCached && { timings: timingsOf(processing, completion, cache) }) });
   }
   reply.write('data: [DONE]\n\n');
   reply.end();
@@ -207,14 +220,32 @@ function chunkFrame(body: ChatBody): (delta: Record<string, unknown> | null, fin
   });
 }
 
-function usageOf(body: ChatBody, script: ScriptedReply, pieces: number): Record<string, unknown> {
-  const prompt = script.usage?.prompt ?? roughPromptTokens(body);
-  const completion = script.usage?.completion ?? pieces;
-  return { completion_tokens: completion, prompt_tokens: prompt, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: 0 } };
+/** llama.cpp's usage: the whole prompt, and the part reused from the cache (LM Studio leaves the details out). */
+function usageOf(p: PromptProcessing, completion: number, cache: PromptCacheModel): Record<string, unknown> {
+  const usage: Record<string, unknown> = { completion_tokens: completion, prompt_tokens: p.promptTokens, total_tokens: p.promptTokens + completion };
+  if (cache.reportsCached) usage.prompt_tokens_details = { cached_tokens: p.cachedTokens };
+  return usage;
+}
+
+/** llama.cpp's `timings` (the recorded usage chunk carries them): cache_n reused, prompt_n read. */
+function timingsOf(p: PromptProcessing, completion: number, cache: PromptCacheModel): Record<string, unknown> {
+  const promptMs = Math.max(0.01, p.promptMs);
+  const predictedMs = Math.max(0.01, cache.generationMs(completion));
+  return {
+    cache_n: p.cachedTokens,
+    prompt_n: p.processedTokens,
+    prompt_ms: promptMs,
+    prompt_per_token_ms: promptMs / Math.max(1, p.processedTokens),
+    prompt_per_second: (p.processedTokens * 1000) / promptMs,
+    predicted_n: completion,
+    predicted_ms: predictedMs,
+    predicted_per_token_ms: predictedMs / Math.max(1, completion),
+    predicted_per_second: (completion * 1000) / predictedMs,
+  };
 }
 
 /** The `stream: false` shape (see agentmode.tools_req_nostream.txt). */
-function completionObject(body: ChatBody, script: ScriptedReply): Record<string, unknown> {
+function completionObject(body: ChatBody, script: ScriptedReply, processing: PromptProcessing, cache: PromptCacheModel): Record<string, unknown> {
   let content = script.text ?? '';
   if (script.thinking && script.thinkTags) content = `<think>${script.thinking}</think>${content}`;
   const message: Record<string, unknown> = { role: 'assistant', content };
@@ -233,7 +264,8 @@ function completionObject(body: ChatBody, script: ScriptedReply): Record<string,
     model: typeof body.model === 'string' ? body.model : 'tiny',
     system_fingerprint: FINGERPRINT,
     object: 'chat.completion',
-    usage: usageOf(body, script, 1),
+    usage: usageOf(processing, script.usage?.completion ?? 1, cache),
     id: `chatcmpl-${randomBytes(24).toString('base64url').slice(0, 32)}`,
+    ...(cache.reportsCached && { timings: timingsOf(processing, script.usage?.completion ?? 1, cache) }),
   };
 }

@@ -32,7 +32,7 @@ export interface RequestView {
   messages: SeenMessage[];
   results: SeenResult[];
   tools: OfferedTool[];
-  /** The system prompt's session summary block ('' when there is none). */
+  /** The session summary block ('' when there is none). */
   summary: string;
   /** Everything the model can read: contents, the summary, its own calls' arguments. */
   visibleText: string;
@@ -62,9 +62,9 @@ export function readRequest(request: ChatBody): RequestView {
     else call = queue.shift(); // Ollama: results follow their calls in order
     results.push({ index, content: m.content, ...(call && { call }) });
   });
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-  const at = system.indexOf(SUMMARY_HEAD);
-  const summary = at >= 0 ? system.slice(at) : '';
+  // The session summary opens the first message after the system prompt (older builds put it in the system prompt).
+  const holder = messages.find((m) => m.content.includes(SUMMARY_HEAD));
+  const summary = holder ? holder.content.slice(holder.content.indexOf(SUMMARY_HEAD)) : '';
   const visibleText = [
     summary,
     ...messages.filter((m) => m.role !== 'system').flatMap((m) => [m.content, ...m.calls.map((c) => JSON.stringify(c.args))]),

@@ -1,6 +1,7 @@
 // Issue 10, retrieval as a prompt part: the session asks the index once per turn with the user's request (the
-// turn's AbortSignal), puts the chunks into the system prompt of every model call of that turn within a share of
-// the window, says what it retrieved in one `retrieval` event, and goes on without retrieved code when the
+// turn's AbortSignal), sends the chunks with the turn's request — at the tail, never in the system prompt, which
+// stays byte-identical for the server's prompt cache (issue 19) — in every model call of that turn within a share
+// of the window, says what it retrieved in one `retrieval` event, and goes on without retrieved code when the
 // index fails. A real AgentSession against the fake Ollama server, with the weak reader model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +30,9 @@ async function retrieverFor(root: string): Promise<WordRetriever> {
 }
 
 const systemOf = (request: ChatBody) => String(request.messages?.[0]?.content ?? '');
+/** The user's request of the turn as sent: its text, then what the harness added to it (retrieved code). */
+const requestOf = (request: ChatBody, task: string) =>
+  String(request.messages?.find((m) => m.role === 'user' && String(m.content).includes(task.split('\n')[0]!))?.content ?? '');
 const retrievals = (events: readonly AgentEvent[]) => events.filter((e): e is RetrievalEvent => e.type === 'retrieval');
 
 test('retrieval runs once per turn, after turn_start and before the first model call, and its chunks are in every request of the turn', async () => {
@@ -64,16 +68,21 @@ test('retrieval runs once per turn, after turn_start and before the first model 
     // Within 15 % of the window (and the 1,500-token cap).
     assert.ok(event.tokens > 0 && event.tokens <= Math.floor(WINDOW * 0.15), `${event.tokens} tokens`);
 
-    // Every agent request of the turn carries the chunks in its system prompt, the first one included.
+    // Every agent request of the turn carries the chunks with the request (the first one included), the same bytes
+    // each time; the system prompt never does.
     const agentRequests = reader.requests.filter((_r, i) => !reader.windowed.measured[i]!.compression);
     assert.equal(agentRequests.length, outcome.rounds);
+    const sentFirst = requestOf(agentRequests[0]!, task);
     for (const request of agentRequests) {
-      const system = systemOf(request);
-      assert.ok(system.includes(PREAMBLE), system.slice(0, 400));
-      assert.ok(system.includes(`${top.file}:${top.startLine}-${top.endLine}`));
-      assert.ok(system.includes('Scales every value of feature 2, stage 1'), 'the chunk text itself');
+      const sent = requestOf(request, task);
+      assert.ok(sent.startsWith(task), 'the request comes first');
+      assert.ok(sent.includes(PREAMBLE), sent.slice(0, 400));
+      assert.ok(sent.includes(`${top.file}:${top.startLine}-${top.endLine}`));
+      assert.ok(sent.includes('Scales every value of feature 2, stage 1'), 'the chunk text itself');
+      assert.equal(sent, sentFirst, 'byte-identical in every request of the turn');
+      assert.ok(!systemOf(request).includes(PREAMBLE), 'not in the system prompt');
     }
-    const part = systemOf(agentRequests[0]!).slice(systemOf(agentRequests[0]!).indexOf(PREAMBLE));
+    const part = sentFirst.slice(sentFirst.indexOf(PREAMBLE));
     assert.ok(estimateTokens(part.split('\n\n# ')[0]!) <= Math.floor(WINDOW * 0.15) + 10, 'the part stays within its budget');
 
     // The next turn asks again; the retriever's news is not repeated.
@@ -102,7 +111,7 @@ test('a failing index never fails the turn: one notice, no retrieval event, no r
     const notices = reader.events.filter((e) => e.type === 'notice' && e.message.includes('the knowledge database is locked'));
     assert.equal(notices.length, 1);
     assert.match(notices[0]!.type === 'notice' ? notices[0]!.message : '', /could not be searched .*without retrieved code/);
-    for (const request of reader.requests) assert.ok(!systemOf(request).includes(PREAMBLE));
+    for (const request of reader.requests) assert.ok(!JSON.stringify(request.messages).includes(PREAMBLE));
   } finally {
     await reader.close();
   }
@@ -116,7 +125,7 @@ test('an empty index: asked once, no event, no part', async () => {
     assert.equal(outcome.reason, 'task_completion');
     assert.equal(retriever.calls.length, 1);
     assert.equal(retrievals(reader.events).length, 0);
-    for (const request of reader.requests) assert.ok(!systemOf(request).includes(PREAMBLE));
+    for (const request of reader.requests) assert.ok(!JSON.stringify(request.messages).includes(PREAMBLE));
   } finally {
     await reader.close();
   }

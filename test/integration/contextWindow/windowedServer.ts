@@ -4,6 +4,7 @@
 // refuses it and recorded, and every reply reports the proxy as its prompt count (`prompt_eval_count` /
 // `usage.prompt_tokens`) so the client's calibration learns from it.
 import type { ChatBody, Script, ScriptedReply } from '../../helpers/fakeLlm';
+import { isCompressionRequest } from '../../helpers/weakModels/compressionModels';
 
 export const CHARS_PER_TOKEN = 3.5;
 
@@ -84,9 +85,7 @@ export function toolNamesOf(request: ChatBody): string[] {
   return tools.map((t) => t.function?.name ?? '');
 }
 
-export function isCompressionRequest(request: ChatBody): boolean {
-  return toolNamesOf(request).includes('get_compression_metadata');
-}
+export { isCompressionRequest };
 
 export function lastMessage(request: ChatBody): { role: string; content: string } {
   const m = request.messages?.at(-1);
@@ -94,22 +93,13 @@ export function lastMessage(request: ChatBody): { role: string; content: string 
 }
 
 /**
- * A capable compression model: lists what may be compressed, then compresses every listed tool result with a
- * short note and checks the target; when the listing offers nothing it says so in text (the pass then gives
- * way to the deterministic fallback and eviction).
+ * A capable compression model: summarises every message the pass lists with a short note, as the JSON the pass
+ * asks for; when the request lists nothing it says so in text (the pass then gives way to the deterministic
+ * fallback and eviction).
  */
 export const compressingModel: ReplyFn = (request) => {
   const last = lastMessage(request);
-  if (last.role !== 'tool') return { toolCalls: [{ name: 'get_compression_metadata', arguments: {} }] };
-  const ids = [...last.content.matchAll(/^#(\d+) tool result/gm)].map((m) => Number(m[1]));
-  if (/Messages you may compress/.test(last.content) && ids.length > 0) {
-    return {
-      toolCalls: [
-        ...ids.map((id) => ({ name: 'compress_tool_result', arguments: { id, note: 'Read earlier; already handled.' } })),
-        { name: 'verify_compression_target', arguments: {} },
-      ],
-    };
-  }
-  if (/Not yet/.test(last.content)) return { toolCalls: [{ name: 'get_compression_metadata', arguments: {} }] };
-  return { text: 'Nothing more to compress.' };
+  const ids = [...last.content.matchAll(/^#(\d+) (?:tool result|user|assistant)/gm)].map((m) => Number(m[1]));
+  if (last.role !== 'user' || ids.length === 0) return { text: 'Nothing more to summarise.' };
+  return { text: JSON.stringify({ summaries: ids.map((id) => ({ id, summary: 'Read earlier; already handled.' })) }) };
 };

@@ -18,7 +18,7 @@ interface Expected {
   thinking: string;
   calls: Array<{ id: string; name: string; arguments: string }>;
   finishReason?: string;
-  usage?: { prompt: number; completion: number };
+  usage?: { prompt: number; completion: number; cached?: number };
   error?: string;
 }
 
@@ -31,7 +31,8 @@ function expectedFrom(transcript: Transcript): Expected {
     if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
     const data = JSON.parse(line.slice('data: '.length));
     if (data.error) out.error = data.error.message;
-    if (data.usage) out.usage = { prompt: data.usage.prompt_tokens, completion: data.usage.completion_tokens };
+    // The recorded llama.cpp reports the reused part of the prompt twice: usage details and timings.cache_n.
+    if (data.usage) out.usage = { prompt: data.usage.prompt_tokens, completion: data.usage.completion_tokens, cached: data.usage.prompt_tokens_details?.cached_tokens ?? data.timings?.cache_n };
     for (const choice of data.choices ?? []) {
       const d = choice.delta ?? {};
       if (d.content) out.text += d.content;
@@ -84,7 +85,10 @@ function assertMatches(deltas: StreamDelta[], expected: Expected): void {
   assert.deepEqual(deltas.at(-1), { type: 'done', finishReason: expected.finishReason });
   const usage = ofType(deltas, 'usage');
   if (expected.usage) {
-    assert.deepEqual(usage, [{ type: 'usage', promptTokens: expected.usage.prompt, completionTokens: expected.usage.completion }]);
+    const cached = expected.usage.cached;
+    assert.deepEqual(usage, [
+      { type: 'usage', promptTokens: expected.usage.prompt, completionTokens: expected.usage.completion, ...(cached !== undefined && { cachedTokens: cached }) },
+    ]);
   } else {
     assert.deepEqual(usage, []);
   }
@@ -154,7 +158,7 @@ describe('recorded llama.cpp transcripts', () => {
     const { provider, transcript } = await replay('qwq-reasoning.usage_stream.txt');
     const deltas = await collect(provider.chat(requestFrom(transcript)));
     assert.ok(thinkingOf(deltas).startsWith('\nHe had a big b'));
-    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 49, completionTokens: 80 }]);
+    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 49, completionTokens: 80, cachedTokens: 15 }], 'the server’s own cached count');
     assert.deepEqual(deltas.at(-1), { type: 'done', finishReason: 'length' });
   });
 

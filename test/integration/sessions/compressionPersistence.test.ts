@@ -76,7 +76,7 @@ for (const wire of WIRE_FORMATS) {
       }
 
       // Continue with a larger window: the restored view fits without compressing again, the summary is back
-      // in the system prompt, and what was evicted stays out.
+      // (opening the first message after the system prompt), and what was evicted stays out.
       const resumeScript = new WindowedScript({ window: 8192 });
       const resumeServer = await wire.start(
         resumeScript.script(() => ({ toolCalls: [{ name: 'task_completion', arguments: { result: `I renamed ${FILE_COUNT} notes.` } }] })),
@@ -92,14 +92,15 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(resumeServer.requests.length, 1);
       const sent = messagesOf(resumeServer.requests[0]!);
       assert.equal(sent[0]!.role, 'system');
-      // The restored summary is in the system prompt (rendered for the larger window, so possibly with more of
-      // its lines): the same newest line and the same files.
+      // The restored summary opens the conversation (rendered for the larger window, so possibly with more of its
+      // lines): the same newest line and the same files. The system prompt stays free of it.
       const summaryLines = summaryText.split('\n');
       const files = summaryLines.at(-1)!;
       assert.match(files, /^Files touched: /);
-      assert.match(sent[0]!.content, /# Session summary\n/);
-      assert.ok(sent[0]!.content.includes(files), `${files}\nnot in\n${sent[0]!.content}`);
-      assert.ok(sent[0]!.content.includes(summaryLines.at(-2)!), 'the newest summary line');
+      assert.doesNotMatch(sent[0]!.content, /# Session summary/);
+      assert.match(sent[1]!.content, /^# Session summary\n/);
+      assert.ok(sent[1]!.content.includes(files), `${files}\nnot in\n${sent[1]!.content}`);
+      assert.ok(sent[1]!.content.includes(summaryLines.at(-2)!), 'the newest summary line');
       assert.ok(sent.length < MESSAGES / 2, `${sent.length} messages sent of ${MESSAGES + 1} stored`);
       assert.equal(sent.at(-1)!.content, 'Which notes did you rename?');
       assert.ok(sent.some((m) => m.content.startsWith('[Compressed]')), 'compressed copies come back compressed');

@@ -14,10 +14,12 @@ import {
   chatQuestion,
   followsCompression,
   ignoresCompression,
+  isCompressionRequest,
   mcpRenameModel,
   renameTaskModel,
 } from '../../helpers/weakModels';
 import { proxyPromptTokens } from '../contextWindow/windowedServer';
+import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';
 
 type Wire = 'openai' | 'ollama';
 interface Step {
@@ -118,48 +120,46 @@ for (const wire of ['openai', 'ollama'] as const) {
   });
 
   describe(`compression models over ${wire} requests`, () => {
-    const compressionTools = ['get_compression_metadata', 'compress_tool_result', 'compress_conversation_segment', 'verify_compression_target'];
-    const start = (): ChatBody => request(wire, [], { task: 'Context: 3,000 of 4,096 tokens (73%), target ≤ 1,638.\nStart with get_compression_metadata.', tools: compressionTools });
-    const metadata: Step = {
-      call: { name: 'get_compression_metadata', args: {} },
-      result:
-        'Context: 3,000 of 4,096 tokens (73%), target ≤ 1,638; 1,362 tokens to go.\nMessages you may compress (oldest first):\n' +
-        '#2 tool result ~120 tok: list_directory . (400 chars, 13 lines) | Workspace root: 0 directories, 12 files [file] note-01.txt (2.0 KB)…\n' +
-        '#4 tool result ~560 tok: read_file note-01.txt lines all 5 (1,990 chars, 5 lines) | note-01.txt (5 lines): Note 1 This paragraph…\n' +
-        '#8 tool result ~560 tok: read_file note-02.txt lines all 5 (1,990 chars, 5 lines) | note-02.txt (5 lines): Note 2 This paragraph…',
-    };
-
-    test('follows: lists first, fills the schema clumsily, corrects after the error, checks the target', () => {
-      assert.deepEqual(followsCompression(start()).toolCalls, [{ name: 'get_compression_metadata', arguments: {} }]);
-      const clumsy = followsCompression(request(wire, [metadata], { task: 'Start.', tools: compressionTools })).toolCalls!;
-      assert.equal(clumsy.length, 3);
-      assert.equal((clumsy[0]!.arguments as Record<string, unknown>).id, undefined, 'the required id is missing');
-      assert.equal((clumsy[1]!.arguments as Record<string, unknown>).id, '#4', 'the id as a string');
-      assert.equal(typeof (clumsy[2]!.arguments as Record<string, unknown>).note, 'number', 'the note as a number');
-
-      // The results as the real tools give them: one error, two compressed.
-      const history: Step[] = [
-        metadata,
-        { call: { name: 'compress_tool_result', args: clumsy[0]!.arguments as Record<string, unknown> }, result: 'compress_tool_result needs an integer "id" from get_compression_metadata.' },
-        { call: { name: 'compress_tool_result', args: clumsy[1]!.arguments as Record<string, unknown> }, result: 'Compressed #4: ~560 → ~40 tokens. Context: …' },
-        { call: { name: 'compress_tool_result', args: clumsy[2]!.arguments as Record<string, unknown> }, result: 'Compressed #8: ~560 → ~30 tokens. Context: …' },
-      ];
-      const fixed = followsCompression(request(wire, history, { task: 'Start.', tools: compressionTools })).toolCalls!;
-      assert.deepEqual(
-        fixed.map((c) => [c.name, (c.arguments as Record<string, unknown>).id]),
-        [
-          ['compress_tool_result', 2],
-          ['verify_compression_target', undefined],
-        ],
+    // The pass continues the conversation: the same messages, then its request listing what to summarise.
+    const passRequest = (listed: string, earlier: Array<{ role: string; content: string }> = []): ChatBody => {
+      const body = request(wire, [LIST, read(1), read(2)]);
+      body.messages!.push(
+        ...earlier,
+        {
+          role: 'user',
+          content:
+            `${COMPRESSION_REQUEST_HEAD}\nReply with only a JSON object…\nContext: 3,000 of 4,096 tokens (73%), target ≤ 1,638; 1,362 tokens to go.\nMessages (oldest first):\n${listed}`,
+        },
       );
-      assert.equal(typeof (fixed[0]!.arguments as Record<string, unknown>).note, 'string');
+      return body;
+    };
+    const LISTED =
+      '#2 tool result ~120 tok: list_directory . (400 chars, 13 lines)\n' +
+      '#4 tool result ~560 tok: read_file note-01.txt lines all 5 (1,990 chars, 5 lines)\n' +
+      '#6 tool result ~560 tok: read_file note-02.txt lines all 5 (1,990 chars, 5 lines)';
+
+    test('follows: answers the first request clumsily (an object for a list, an id as text, a stray field), then as asked', () => {
+      assert.ok(isCompressionRequest(passRequest(LISTED)));
+      assert.ok(!isCompressionRequest(request(wire, [LIST, read(1)])), 'the agent’s own requests are not the pass’s');
+      const clumsy = followsCompression(passRequest(LISTED)).text!;
+      assert.match(clumsy, /^Here are the summaries:\n```json\n/);
+      const body = JSON.parse(clumsy.split('\n').slice(2, -1).join('\n')) as { summaries: Record<string, unknown> };
+      assert.ok(!Array.isArray(body.summaries), 'one object where a list was asked for');
+      assert.equal(body.summaries.id, '#2', 'the id as a string');
+      assert.equal(body.summaries.ok, true, 'a field nobody asked for');
+
+      const next = followsCompression(
+        passRequest('#6 tool result ~560 tok: read_file note-02.txt lines all 5 (1,990 chars, 5 lines)', [
+          { role: 'user', content: `${COMPRESSION_REQUEST_HEAD}\n…` },
+          { role: 'assistant', content: clumsy },
+        ]),
+      ).text!;
+      assert.deepEqual(JSON.parse(next), { summaries: [{ id: 6, summary: 'read_file note-02.txt lines all 5 (1,990 chars, 5 lines)' }] });
     });
 
-    test('ignores: prose without a tool call, then an empty reply', () => {
-      assert.deepEqual(ignoresCompression(start()), { text: IGNORED_TEXT });
-      const after = start();
-      after.messages!.push({ role: 'assistant', content: IGNORED_TEXT }, { role: 'user', content: 'Call the compression tools.' });
-      assert.deepEqual(ignoresCompression(after), { text: '' });
+    test('ignores: prose without JSON, then an empty reply', () => {
+      assert.deepEqual(ignoresCompression(passRequest(LISTED)), { text: IGNORED_TEXT });
+      assert.deepEqual(ignoresCompression(passRequest(LISTED, [{ role: 'user', content: `${COMPRESSION_REQUEST_HEAD}\n…` }, { role: 'assistant', content: IGNORED_TEXT }])), { text: '' });
     });
   });
 

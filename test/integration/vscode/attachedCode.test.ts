@@ -75,11 +75,11 @@ test('the chip is read when the message is sent: the model gets the edited lines
 
     const request = server.requests[0] as { messages: Array<{ role: string; content: string }> };
     const user = request.messages.filter((m) => m.role === 'user').at(-1)!.content;
-    assert.match(user, /\ncalc\.ts:1-3\n```typescript\nexport function add\(a: number, b: number\) \{\n {2}return a - b; \/\/ why\?\n\}\n```\n\nExplain this code\.$/);
+    // The code and the question, then (with the turn's first request) the working context: it knows the model has
+    // seen those lines.
+    assert.match(user, /\ncalc\.ts:1-3\n```typescript\nexport function add\(a: number, b: number\) \{\n {2}return a - b; \/\/ why\?\n\}\n```\n\nExplain this code\.\n\n# Working context\nFiles you read: calc\.ts \(lines 1-3\)$/);
     assert.ok(!user.includes('// end'), 'only the chip\'s lines');
-    // The hot context knows the model has seen those lines.
-    const system = request.messages.find((m) => m.role === 'system')!.content;
-    assert.match(system, /Files you read: calc\.ts/);
+    assert.doesNotMatch(request.messages.find((m) => m.role === 'system')!.content, /# Working context/, 'never in the system prompt');
 
     // The panel: the question and the chip's label, not the code.
     const shown = store.state.items.find((i) => i.kind === 'user');

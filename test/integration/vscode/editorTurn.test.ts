@@ -93,10 +93,16 @@ test('approve an edit after viewing the diff, deny a command: the file changes, 
     assert.match(user.dialogs[0]!, /edit_file: .*a\.txt.*\[Allow\|Allow for this session\|Always allow in this workspace\|Deny\|Show diff\]/);
     assert.match(user.dialogs[2]!, /run_command: Run `echo ran > ran\.txt`/);
 
-    // The hot context is rebuilt before every call: nothing yet, then the read file, then the modified file.
-    assert.doesNotMatch(systemOf(server.requests[0]!), /# Working context/);
-    assert.match(systemOf(server.requests[1]!), /Files you read: a\.txt/);
-    assert.match(systemOf(server.requests[2]!), /Files you modified: a\.txt/);
+    // The hot context is told before every call — nothing yet, then the read file, then the modified file — at the
+    // tail, with the newest message; the system prompt and everything sent before stay byte-identical.
+    const messagesOf = (i: number) => server.requests[i]!.messages as Array<{ role: string; content: string }>;
+    for (let i = 1; i < 4; i++) {
+      assert.equal(systemOf(server.requests[i]!), systemOf(server.requests[0]!));
+      assert.deepEqual(messagesOf(i).slice(0, messagesOf(i - 1).length), messagesOf(i - 1), `request ${i + 1} only appends`);
+    }
+    assert.doesNotMatch(JSON.stringify(messagesOf(0)), /# Working context/);
+    assert.match(messagesOf(1).at(-1)!.content, /\n\n# Working context \(update\)\nRead: a\.txt \(lines 1\)$/);
+    assert.match(messagesOf(2).at(-1)!.content, /\n\n# Working context \(update\)\nModified: a\.txt/);
 
     const last = server.requests[3]!.messages as Array<{ role: string; content: string; tool_name?: string }>;
     const denial = last.find((m) => m.role === 'tool' && m.tool_name === 'run_command');

@@ -1,7 +1,7 @@
 // Named test doubles for the model behind the compression pass. CompressingModel plays a capable model: it
-// reads the tools' own listings and compresses what they offer, oldest first. GarbageModel answers in prose
-// or with unusable calls; FailingModel errors like a server returning HTTP 500.
-import type { ChatMessage, ToolCall } from '../../../src/core/messages';
+// reads the listing in the pass's request and summarises what it offers, oldest first, as JSON. GarbageModel
+// answers in prose or with unusable JSON; FailingModel errors like a server returning HTTP 500.
+import type { ChatMessage } from '../../../src/core/messages';
 import { ProviderError, type ChatProvider, type ChatRequest, type ModelInfo, type ProviderCapabilities, type StreamDelta } from '../../../src/core/provider';
 import { referencePromptTokens } from '../context/referenceTokenizer';
 
@@ -35,7 +35,6 @@ abstract class TestModel implements ChatProvider {
 
 export class CompressingModel extends TestModel {
   private readonly done = new Set<number>();
-  private callNo = 0;
 
   constructor(
     private readonly options: { batch?: number; summary?: (role: string, id: number) => string; note?: string; id?: 'ollama' | 'openai' } = {},
@@ -43,34 +42,18 @@ export class CompressingModel extends TestModel {
     super(options.id);
   }
 
+  /** Answers the pass's request (the last user message lists what to summarise) with the JSON it asks for. */
   protected reply(request: ChatRequest): StreamDelta[] {
-    const tools = request.messages.filter((m) => m.role === 'tool');
-    const last = tools[tools.length - 1];
-    if (!last) return [this.call('get_compression_metadata', {})];
-    if (/target is met|Done: stop now/.test(last.content)) return [{ type: 'text', text: 'The target is met.' }];
-    const listing = [...tools].reverse().find((m) => m.content.includes('Messages you may compress'));
-    const entries = listing ? parseListing(listing) : [];
+    const last = [...request.messages].reverse().find((m) => m.role === 'user');
+    const entries = last ? parseListing(last) : [];
     const todo = entries.filter((e) => !this.done.has(e.id)).slice(0, this.options.batch ?? 6);
-    if (todo.length === 0) {
-      // Everything listed is handled: check, and if the tools want more, list again.
-      return /Not yet/.test(last.content) ? [this.call('get_compression_metadata', {})] : [this.call('verify_compression_target', {})];
-    }
-    const deltas: StreamDelta[] = [];
-    const segment = todo.filter((e) => e.role !== 'tool');
-    for (const e of todo.filter((e) => e.role === 'tool')) {
+    if (todo.length === 0) return [{ type: 'text', text: 'Nothing left to summarise.' }];
+    const summaries = todo.map((e) => {
       this.done.add(e.id);
-      deltas.push(this.call('compress_tool_result', { id: e.id, note: this.options.note ?? 'the gist was noted' }));
-    }
-    if (segment.length) {
-      for (const e of segment) this.done.add(e.id);
-      deltas.push(this.call('compress_conversation_segment', { messages: segment.map((e) => ({ id: e.id, summary: this.options.summary?.(e.role, e.id) ?? `${e.role} message ${e.id} in brief` })) }));
-    }
-    return deltas;
-  }
-
-  private call(name: string, args: Record<string, unknown>): StreamDelta {
-    const call: ToolCall = { id: `cmp_${++this.callNo}`, name, arguments: JSON.stringify(args) };
-    return { type: 'tool_call', call };
+      const summary = e.role === 'tool' ? (this.options.note ?? 'the gist was noted') : (this.options.summary?.(e.role, e.id) ?? `${e.role} message ${e.id} in brief`);
+      return { id: e.id, summary };
+    });
+    return [{ type: 'text', text: JSON.stringify({ summaries }) }];
   }
 }
 
@@ -79,12 +62,9 @@ export class GarbageModel extends TestModel {
 
   protected reply(): StreamDelta[] {
     this.n++;
-    // Alternates prose with calls that name no real tool or carry broken JSON.
+    // Alternates prose with JSON that is broken or names nothing usable.
     if (this.n % 2 === 1) return [{ type: 'text', text: 'Sure! The conversation looks fine to me. Lorem ipsum dolor sit amet.' }];
-    return [
-      { type: 'tool_call', call: { id: `g${this.n}a`, name: 'compress_everything', arguments: '{}' } },
-      { type: 'tool_call', call: { id: `g${this.n}b`, name: 'compress_tool_result', arguments: '{"id": 3, "note": ' } },
-    ];
+    return [{ type: 'text', text: '{"summaries": [{"id": "three", "summary": ' }];
   }
 }
 

@@ -33,7 +33,13 @@ function setup(initialState?: ReturnType<ReturnType<typeof createContextManager>
   return { manager, reports };
 }
 
-test('when compression is not enough, the oldest rounds leave and a summary with the files touched joins the system prompt', async () => {
+/** The session summary as sent: it opens the first message after the system prompt, before that message's own text. */
+function summaryOf(out: readonly ChatMessage[]): string {
+  const content = out[1]?.content ?? '';
+  return content.startsWith('# Session summary') ? content.split('\n\n')[0]! : '';
+}
+
+test('when compression is not enough, the oldest rounds leave and a summary with the files touched opens the conversation', async () => {
   const history = scriptedSession({ messages: 100, seed: 11, fileChars: 1200 });
   const system = systemMessage();
   // 6k: the protected tail of this session alone does not fit a 4k window's 40% target.
@@ -48,10 +54,10 @@ test('when compression is not enough, the oldest rounds leave and a summary with
   assert.ok(estimateMessagesTokens(out) + estimateToolDefinitionTokens(SESSION_TOOLS) <= 6144 * 0.4);
   assertValidOrder(out);
 
-  // The summary joins the system prompt, after the instructions.
-  assert.ok(out[0]!.content.startsWith(system.content));
-  assert.match(out[0]!.content, /# Session summary\n/);
-  assert.ok(report.summary && out[0]!.content.endsWith(report.summary.text));
+  // The system prompt is untouched (a server keeps it in its prompt cache); the summary opens the conversation.
+  assert.equal(out[0], system);
+  assert.match(summaryOf(out), /^# Session summary\n/);
+  assert.ok(report.summary && summaryOf(out) === report.summary.text);
   // Files touched by evicted calls are named.
   const evictedFiles = report.evicted
     .flatMap((i) => history[i]!.toolCalls ?? [])
@@ -81,7 +87,7 @@ test('the latest evicted user request stays in the prompt when the kept part sta
   const out = await manager.prepareMessages([systemMessage(), ...history], signal);
   assert.equal(reports[0]!.method, 'eviction');
   assert.ok(reports[0]!.evicted.includes(1));
-  assert.equal(out[1], history[0], 'the task is still the first message');
+  assert.equal(out[1]!.content, `${summaryOf(out)}\n\n${history[0]!.content}`, 'the task is still the first message, after the summary');
   assert.equal(out[2]!.role, 'assistant');
   assertValidOrder(out);
 });
@@ -111,7 +117,7 @@ test('a state that does not match the history is dropped instead of hiding the w
   const second = setup(first.manager.state());
   const out = await second.manager.prepareMessages([systemMessage(), ...other], signal);
   assert.deepEqual(out.slice(1), other);
-  assert.doesNotMatch(out[0]!.content, /Session summary/);
+  assert.doesNotMatch(out.map((m) => m.content).join('\n'), /Session summary/);
 });
 
 // ── What the summary keeps of a real session (the note task, real tool results) ────────────────────────────
@@ -145,9 +151,9 @@ test('evicted tool results are digests: every listed name, "a → b: ok", the er
   try {
     assert.equal(report.method, 'eviction');
     for (const i of [listing, ...changes]) assert.ok(report.evicted.includes(i), `#${i} was evicted`);
-    const text = out[0]!.content;
+    const text = summaryOf(out);
     assert.match(text, /\n- Tool list_directory \.: Workspace root: 1 directory, 12 files: src\/, note-01\.txt, note-02\.txt, .*, note-12\.txt\n/);
-    assert.equal(namesSeen([out[0]!]).size, 12);
+    assert.equal(namesSeen([{ role: 'user', content: text }]).size, 12);
     assert.match(text, /\n- Tool move_file note-01\.txt → memo-01\.txt: ok\n/);
     // In a 4k window the rendered summary is short: what exists and what changed stay, a failed move may not.
     const stored = manager.state().summary!.lines;
@@ -172,7 +178,7 @@ test("the user's request is pinned; the agent's own nudges are not requests", as
     const state = manager.state().summary!;
     assert.deepEqual(state.requests, [NOTE_TASK]);
     assert.ok(state.lines.some((l) => l.startsWith('User: You stopped before finishing.')), 'the nudge is an ordinary step');
-    assert.match(out[0]!.content, /\nThe user's requests \(oldest first\):\n- User: Each note-NN\.txt in the workspace says/);
+    assert.match(summaryOf(out), /\nThe user's requests \(oldest first\):\n- User: Each note-NN\.txt in the workspace says/);
     // However small the summary must get, the request stays (the steps go first).
     const tiny = RunningSummary.from(state).render(10);
     assert.ok(tiny.includes(`- User: ${NOTE_TASK}`), tiny);

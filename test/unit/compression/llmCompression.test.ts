@@ -1,4 +1,4 @@
-// The LLM compression pass through createContextManager: a scripted model drives the four compression tools.
+// The LLM compression pass through createContextManager: a scripted model answers its requests with JSON summaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createContextManager } from '../../../src/core/context/contextManager';
@@ -6,7 +6,7 @@ import type { CompressionReport } from '../../../src/core/compression/compressor
 import { protectedStartOf } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
-import { COMPRESSION_TOOLS } from '../../../src/core/compression/agentTools';
+import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';
 import { CompressingModel } from './compressionModels';
 import { assertValidOrder } from './assertions';
 import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
@@ -82,16 +82,35 @@ test('compression triggers over 70% and lands under 40% with the last 5 pairs in
   assert.equal(toolResult.compressed.toolCallId, toolResult.original.toolCallId);
 });
 
-test('the compression agent is offered exactly the four tools and its requests fit the window', async () => {
+test('over the threshold the pass continues the conversation: the same system prompt, tools and messages, then its request', async () => {
+  // A session between the threshold (70%) and the window: what the server just read is the pass's prefix.
+  const share = (n: number) => (estimateMessagesTokens([systemMessage(), ...scriptedSession({ messages: n, seed: 7, fileChars: 2500 })]) + estimateToolDefinitionTokens(SESSION_TOOLS)) / WINDOW;
+  const size = Array.from({ length: 50 }, (_, i) => i + 10).find((n) => share(n) > 0.71 && share(n) < 0.85);
+  assert.ok(size !== undefined, 'a session size between the threshold and the window');
+  const { history, system, model, reports, manager } = setup(size);
+  await manager.prepareMessages([system, ...history], signal);
+  const llm = reports[0]?.steps.find((step) => step.method === 'llm');
+  assert.ok(llm && llm.messages > 0 && llm.tokensAfter < llm.tokensBefore, JSON.stringify(reports[0]?.steps));
+  assert.ok(model.requests.length > 0);
+  for (const r of model.requests) {
+    assert.deepEqual(r.tools, SESSION_TOOLS, 'the conversation’s own tools, unchanged');
+    assert.deepEqual(r.messages.slice(0, history.length + 1), [system, ...history], 'the conversation as it was to be sent, byte for byte');
+    assert.ok(r.messages[history.length + 1]!.content.startsWith(COMPRESSION_REQUEST_HEAD));
+    assert.ok(estimateMessagesTokens(r.messages) + estimateToolDefinitionTokens(r.tools) < WINDOW, 'fits the window');
+  }
+  // A second call appends to the first: the server keeps reading only what is new.
+  if (model.requests.length > 1) assert.deepEqual(model.requests[1]!.messages.slice(0, model.requests[0]!.messages.length), model.requests[0]!.messages);
+});
+
+test('a conversation already over the window is summarised from excerpts in a small request of its own', async () => {
   const { history, system, model, manager } = setup(45);
+  assert.ok(estimateMessagesTokens([system, ...history]) > WINDOW);
   await manager.prepareMessages([system, ...history], signal);
   assert.ok(model.requests.length > 0);
   for (const r of model.requests) {
-    assert.deepEqual(
-      r.tools.map((t) => t.name),
-      ['get_compression_metadata', 'compress_tool_result', 'compress_conversation_segment', 'verify_compression_target'],
-    );
-    assert.ok(estimateMessagesTokens(r.messages) + estimateToolDefinitionTokens(COMPRESSION_TOOLS) < WINDOW * 0.8);
+    assert.deepEqual(r.tools, []);
+    assert.notEqual(r.messages[0]!.content, system.content);
+    assert.ok(estimateMessagesTokens(r.messages) < WINDOW, "fits the window");
   }
 });
 

@@ -94,8 +94,10 @@ test('eviction: the listing leaves the prompt, its twelve names stay in the sess
     assert.equal(report.method, 'eviction', JSON.stringify(report.steps));
     assert.ok(report.evicted.includes(listing), 'the listing was evicted');
     assert.ok(!out.includes(session.history[listing]!));
-    assert.match(out[0]!.content, /- Tool list_directory \.: Workspace root: 1 directory, 12 files: src\/, note-01\.txt, /);
-    assert.equal(namesSeen(out).size, 12, out[0]!.content);
+    // The summary opens the first message after the (unchanged) system prompt.
+    assert.equal(out[0], system);
+    assert.match(out[1]!.content, /^# Session summary\n[^]*- Tool list_directory \.: Workspace root: 1 directory, 12 files: src\/, note-01\.txt, /);
+    assert.equal(namesSeen(out).size, 12, out[1]!.content);
     assertValidOrder(out);
   } finally {
     await session.dispose();

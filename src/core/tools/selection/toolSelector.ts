@@ -117,7 +117,7 @@ export class ToolSelector {
   async select(input: ToolSelectionInput): Promise<ToolSelection> {
     const { definitions, signal } = input;
     signal.throwIfAborted();
-    const tokensAll = this.totalTokens(definitions);
+    const tokensAll = this.totalTokensOf(definitions);
     const budget = input.window > 0 ? Math.floor(this.settings.maxShare * input.window) : Infinity;
     const base = { totalTools: definitions.length, tokensAll };
     if (definitions.length <= this.settings.maxOffered && tokensAll <= budget) {
@@ -125,7 +125,7 @@ export class ToolSelector {
     }
 
     const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
-    const must = this.mustOffer(definitions, query, input.keep);
+    const must = new Set(this.mustOffer(definitions, query, input.keep));
     const candidates = definitions.filter((d) => !must.has(d.name));
     const slots = Math.max(0, this.settings.maxOffered - must.size);
 
@@ -184,13 +184,14 @@ export class ToolSelector {
     return { ...selection, offered };
   }
 
-  /** Always offered, the turn's tools, requested ones, and tools the query names exactly; only registered names. */
-  private mustOffer(definitions: readonly ToolDefinition[], query: string, keep: Iterable<string> | undefined): Set<string> {
+  /**
+   * Always offered, the turn's tools, requested ones, and tools the query names exactly; only registered names, in
+   * the registry's order.
+   */
+  mustOffer(definitions: readonly ToolDefinition[], query: string, keep: Iterable<string> | undefined): string[] {
     const wanted = new Set<string>([...this.settings.alwaysOffer, ...(keep ?? []), ...this.requested]);
-    const named = new Set(query.match(/[A-Za-z0-9_-]+/g) ?? []);
-    const must = new Set<string>();
-    for (const d of definitions) if (wanted.has(d.name) || named.has(d.name)) must.add(d.name);
-    return must;
+    const named = new Set((query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query).match(/[A-Za-z0-9_-]+/g) ?? []);
+    return definitions.filter((d) => wanted.has(d.name) || named.has(d.name)).map((d) => d.name);
   }
 
   private async rank(
@@ -279,7 +280,7 @@ export class ToolSelector {
   }
 
   /** Exact estimate of all definitions, recomputed only when the tool set changes. */
-  private totalTokens(definitions: readonly ToolDefinition[]): number {
+  totalTokensOf(definitions: readonly ToolDefinition[]): number {
     const last = this.totalFor;
     if (
       last &&

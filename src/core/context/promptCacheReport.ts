@@ -1,0 +1,32 @@
+// How much of each prompt the model server read again, in words the log, the CLI and the context meter share.
+// A local server keeps the previous request's tokens and reads only what follows the first change; what it
+// reports reusing (or, where it says nothing, what we estimate from the request) is `cached`, the rest re-read.
+import { formatCount } from '../formatCount';
+
+export interface CacheTally {
+  requests: number;
+  prompt: number;
+  cached: number;
+  /** Some of the counts are our estimate (the server did not report what it reused). */
+  estimated: boolean;
+}
+
+export const EMPTY_TALLY: CacheTally = { requests: 0, prompt: 0, cached: 0, estimated: false };
+
+export function addUsage(tally: CacheTally, usage: { promptTokens: number; cachedTokens?: number; cachedEstimated?: boolean }): CacheTally {
+  if (!(usage.promptTokens > 0) || usage.cachedTokens === undefined) return tally;
+  return {
+    requests: tally.requests + 1,
+    prompt: tally.prompt + usage.promptTokens,
+    cached: tally.cached + Math.min(usage.promptTokens, usage.cachedTokens),
+    estimated: tally.estimated || !!usage.cachedEstimated,
+  };
+}
+
+/** "the server re-read 1,234 of 45,678 prompt tokens (97% from its cache)" — '' before any count. */
+export function describeTally(t: CacheTally): string {
+  if (t.requests === 0 || t.prompt === 0) return '';
+  const reread = t.prompt - t.cached;
+  const share = Math.round((t.cached / t.prompt) * 100);
+  return `the server re-read ${formatCount(reread)} of ${formatCount(t.prompt)} prompt tokens (${share}% from its cache${t.estimated ? ', estimated' : ''})`;
+}
