@@ -108,11 +108,10 @@ async function measure(wire: Wire, runner: Runner, window?: number): Promise<Res
   }
 }
 
-/** Re-read: what the server processed. New: how much each request grew over the one before (all of the first). */
+/** Re-read: what the server processed. New: how much each prompt grew over the one before it (all of the first). */
 function tally(log: readonly PromptProcessing[]): { reread: number; fresh: number; prompt: number } {
-  let fresh = 0;
-  log.forEach((p, i) => (fresh += i === 0 ? p.promptTokens : Math.max(0, p.promptTokens - log[i - 1]!.promptTokens)));
-  return { reread: log.reduce((n, p) => n + p.processedTokens, 0), fresh, prompt: log.reduce((n, p) => n + p.promptTokens, 0) };
+  const sum = (pick: (p: PromptProcessing) => number) => log.reduce((n, p) => n + pick(p), 0);
+  return { reread: sum((p) => p.processedTokens), fresh: sum((p) => p.newTokens), prompt: sum((p) => p.promptTokens) };
 }
 
 function row(r: Result): string {
@@ -120,6 +119,7 @@ function row(r: Result): string {
   return `${r.label.padEnd(48)} ${r.wall.toFixed(1).padStart(6)} s ${String(r.requests).padStart(4)} req ${String(r.reread).padStart(7)} re-read ${String(r.fresh).padStart(7)} new  ${ratio.padStart(5)}×  ${r.compressions} compressions  ${r.renamed}/${FILE_COUNT} renamed`;
 }
 
+async function main(): Promise<void> {
 console.log(`prompt ${PROMPT_TPS} tokens/s, generation ${GEN_TPS || '∞'} tokens/s, one cache slot\n`);
 const targets: string[] = [];
 for (const wire of ['openai', 'ollama'] as const) {
@@ -141,3 +141,9 @@ for (const wire of ['openai', 'ollama'] as const) {
   if (small.renamed !== FILE_COUNT) throw new Error(`${small.label}: only ${small.renamed} of ${FILE_COUNT} renamed`);
 }
 console.log(targets.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -25,7 +25,7 @@ import type { IndexSummaryPort, KnowledgeRetriever, Retrieval } from '../knowled
 import { renderRetrievedContext } from '../knowledge/renderRetrieval';
 import { estimateTokens } from '../tokens';
 import { createOrchestrator, type Orchestrator, type OrchestratorOptions, type SavedRun } from '../orchestrator';
-import type { ToolSelector } from '../tools/selection/toolSelector';
+import { ToolSelector } from '../tools/selection/toolSelector';
 import { StableToolSet } from '../tools/selection/stableToolSet';
 import { renderToolList } from '../toolProtocol/textPrompt';
 import { ToolIndex } from '../toolProtocol/toolIndex';
@@ -113,8 +113,6 @@ export class AgentSession {
   private readonly orchestrator: Orchestrator | undefined;
   private readonly toolSet: StableToolSet | undefined;
   private readonly tail = new WorkingContextTail();
-  /** Compressions seen by the tool set: after one, the prefix is broken anyway and the set may be chosen afresh. */
-  private compressionsSeen = 0;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.history = options.history ? [...options.history] : [];
@@ -174,6 +172,7 @@ export class AgentSession {
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...((this.context || o.knowledge?.retriever) && { prepareMessages: this.prepareMessages }),
       ...(o.toolSelector && { selectTools: this.selectTools }),
+      handOverTools: (names) => this.handOverTools(names),
       ...(o.sleep && { sleep: o.sleep }),
       openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
     });
@@ -228,10 +227,8 @@ export class AgentSession {
 
   private readonly selectTools = async (state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> => {
     const window = this.context ? await this.context.windowTokens(signal) : 0;
-    const compressions = this.context?.status().compressions ?? 0;
-    const prefixBroken = compressions !== this.compressionsSeen;
-    this.compressionsSeen = compressions;
-    const offer = await this.toolSet!.offer({ definitions: state.tools, query: selectionQuery(state), keep: state.usedInTurn, window, signal, prefixBroken });
+    // Tools named outright count only in the user's request: a tool result may list every tool there is.
+    const offer = await this.toolSet!.offer({ definitions: state.tools, query: selectionQuery(state), namedIn: state.userText, keep: state.usedInTurn, window, signal });
     if (offer.notice) this.options.bus.emit({ type: 'notice', message: offer.notice });
     const tools = offer.filtered ? offer.tools : offer.tools.filter((t) => t.name !== TOOL_SEARCH);
     if (offer.generation !== this.listed?.generation) this.listed = { generation: offer.generation, tools };
@@ -258,6 +255,26 @@ export class AgentSession {
   private lastOfferKey: string | undefined;
   /** The tools the system prompt lists in xml mode: the set as chosen, without later additions. */
   private listed: { generation: number; tools: ToolDefinition[] } | undefined;
+
+  /**
+   * The registered tools a model asked for by another name or said it lacks: the same name, an MCP server's tool of
+   * that name (`server__name`), or the best keyword match; offered from the next request on (added to the set).
+   */
+  private handOverTools(names: readonly string[]): string[] {
+    const definitions = this.toolDefinitions().filter((d) => d.name !== TOOL_SEARCH);
+    const searcher = this.options.toolSelector ?? (this.fallbackSearcher ??= new ToolSelector());
+    const found = new Set<string>();
+    for (const name of names) {
+      const hit =
+        definitions.find((d) => d.name === name) ??
+        definitions.find((d) => d.name.endsWith(`__${name}`)) ??
+        searcher.search(definitions, name.replace(/[_.-]+/g, ' '), 1).find((h) => h.score > 0)?.definition;
+      if (hit) found.add(hit.name);
+    }
+    if (found.size) this.options.toolSelector?.requestTools(found);
+    return [...found];
+  }
+  private fallbackSearcher: ToolSelector | undefined;
 
   get busy(): boolean {
     return this.running;
@@ -383,7 +400,6 @@ export class AgentSession {
       this.turn = { text, started: false };
       this.retrievedContext = undefined; // the last turn's code is not this request's
       o.toolSelector?.startTurn();
-      if (this.context) this.compressionsSeen = this.context.status().compressions;
       // Orchestrated: same history and config; the normal turn is its fallback.
       const orchestrator = this.orchestrator;
       const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =

@@ -9,6 +9,7 @@ import type { ChatProvider } from '../provider';
 import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel } from '../tools/tool';
 import { RepetitionDetector } from '../analysis/repetition';
+import { claimedMissingTools } from '../analysis/missingTools';
 import { createResponsePolicy, type ResponsePolicy } from '../analysis/responsePolicy';
 import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocol';
 import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
@@ -43,6 +44,11 @@ export interface TurnHooksOptions {
   prepareMessages?: TurnHooks['prepareMessages'];
   /** Your own selectTools (the tool pre-filter), passed through unchanged. */
   selectTools?: TurnHooks['selectTools'];
+  /**
+   * Offers the registered tools that best match names the model asked for but was not given (a reply saying it
+   * lacks `list_directory`, a call to `rename_file`); returns the names now offered ([] when nothing matches).
+   */
+  handOverTools?: (names: readonly string[]) => string[];
   /** Injected for tests; defaults to a real, abortable timer. */
   sleep?: Sleep;
 }
@@ -56,6 +62,9 @@ export interface TurnHooksBundle extends TurnHooks {
   /** The protocol in use (resolves `auto` once by asking the server about the model). Use it to build the prompt. */
   resolveToolProtocol(signal: AbortSignal): Promise<ToolProtocol>;
 }
+
+/** Hand-overs of missing tools per turn: a model that keeps asking for tools that do not help is not nudged forever. */
+const MAX_HANDOVERS = 3;
 
 const ERROR_LABELS: Record<ToolBlockError['kind'], string> = {
   parse_error: 'invalid JSON',
@@ -98,6 +107,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   let lastErrors: ToolBlockError[] = [];
   let lastIndex = new ToolIndex([], naming);
   let corrections = 0;
+  let handovers = 0;
 
   const resolveProtocol = (signal: AbortSignal): Promise<ToolProtocol> => {
     if (forcedXml) return Promise.resolve('xml');
@@ -119,7 +129,18 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     repetition.reset();
     lastErrors = [];
     corrections = 0;
+    handovers = 0;
   };
+
+  /** Tools the model named but was not offered, offered now; undefined when there is nothing to hand over. */
+  const handOver = (names: readonly string[]): string[] | undefined => {
+    if (!options.handOverTools || handovers >= MAX_HANDOVERS || names.length === 0) return undefined;
+    const found = options.handOverTools(names);
+    if (found.length === 0) return undefined;
+    handovers++;
+    return found;
+  };
+  const quoted = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 
   /** `index`: the tools this request offers (described to the model); `known`: every tool a call may name. */
   const attempt = async (
@@ -199,6 +220,13 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     }
     const notices: string[] = [];
     const nudges: string[] = [];
+    // A call to a tool that does not exist (rename_file): the closest real ones are offered from the next step.
+    const unknown = state.calls.map((c) => c.name).filter((name) => !registry.get(name));
+    const offered = handOver(unknown);
+    if (offered) {
+      notices.push(`The model called ${quoted(unknown)}, which does not exist; offered ${quoted(offered)} instead.`);
+      nudges.push(`There is no tool ${quoted(unknown)}. Use ${quoted(offered)} instead (offered to you now).`);
+    }
     if (errors.length) {
       notices.push(`Some of the model's tool calls could not be read (${describeErrors(errors)}); sent it a correction.`);
       nudges.push(toolBlockFeedback(errors, lastIndex));
@@ -223,6 +251,16 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
         notice: `The model's tool call could not be read (${describeErrors(errors)}); sent it a correction (${corrections}/${settings.maxToolFormatCorrections}).`,
       };
     }
+    // "None of the offered tools provides `list_directory`": a deflection, never a completion. Offer the tool and go on.
+    const claimed = state.toolsOffered ? claimedMissingTools(state.reply.text) : [];
+    const found = handOver(claimed);
+    if (found) {
+      return {
+        action: 'continue',
+        nudge: `${quoted(found)} ${found.length === 1 ? 'is' : 'are'} available to you now. Use ${found.length === 1 ? 'it' : 'them'} to carry on with the task, and do not stop until it is done.`,
+        notice: `The model said it lacks ${quoted(claimed)}; offered ${quoted(found)} and asked it to go on.`,
+      };
+    }
     return policy.onTextReply(state);
   };
 
@@ -237,6 +275,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     ...(options.selectTools && { selectTools: options.selectTools }),
   };
 }
+
 
 function describeErrors(errors: readonly ToolBlockError[]): string {
   return [...new Set(errors.map((e) => ERROR_LABELS[e.kind]))].join(', ');

@@ -38,8 +38,10 @@ export class ToolRegistry {
     const tool = this.tools.get(call.name);
     const offered = this.list((t) => !allowedRisks || allowedRisks.includes(t.risk));
     if (!tool || !offered.includes(tool)) {
-      const names = offered.map((t) => t.name).join(', ');
-      return { ok: false, error: `Unknown tool "${call.name}". Available tools: ${names}.` };
+      // Named, not described: the model has the definitions; a long MCP list would cost every later request.
+      const names = offered.slice(0, MAX_NAMES_LISTED).map((t) => t.name).join(', ');
+      const more = offered.length > MAX_NAMES_LISTED ? ` (and ${offered.length - MAX_NAMES_LISTED} more; tool_search finds them)` : '';
+      return { ok: false, error: `Unknown tool "${call.name}". Available tools: ${names}${more}.` };
     }
     let raw: unknown = call.arguments;
     if (typeof raw === 'string') {
@@ -67,6 +69,8 @@ export class ToolRegistry {
     return { ok: true, tool, args: result.data };
   }
 }
+
+const MAX_NAMES_LISTED = 20;
 
 export function toDefinition(tool: Tool): ToolDefinition {
   return { name: tool.name, description: tool.description, parameters: tool.jsonSchema ?? jsonSchemaOf(tool.schema) };

@@ -7,6 +7,7 @@ import {
   DEFAULT_CHUNK_SIZE,
   ScriptPlayer,
   argumentsText,
+  roughCompletionTokens,
   roughPromptTokens,
   splitPieces,
   type ChatBody,
@@ -137,8 +138,8 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   }
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const lines = messageLines(script, model);
-  const done = (message?: Record<string, unknown>) => doneLine(script, model, processing, lines.length, cache, message);
-  await reply.sleep(cache.generationMs(script.usage?.completion ?? lines.length));
+  const done = (message?: Record<string, unknown>) => doneLine(script, model, processing, cache, message);
+  await reply.sleep(cache.generationMs(script.usage?.completion ?? roughCompletionTokens(script)));
   if (body.stream === false) {
     reply.json(200, done(wholeMessage(script)));
     return;
@@ -208,11 +209,10 @@ function doneLine(
   script: ScriptedReply,
   model: string,
   p: PromptProcessing,
-  pieces: number,
   cache: PromptCacheModel,
   message: Record<string, unknown> = { role: 'assistant', content: '' },
 ): Record<string, unknown> {
-  const completion = script.usage?.completion ?? pieces;
+  const completion = script.usage?.completion ?? roughCompletionTokens(script);
   const promptNs = Math.round(Math.max(0.01, p.promptMs) * 1e6);
   const evalNs = Math.round(Math.max(0.01, cache.generationMs(completion)) * 1e6);
   return {

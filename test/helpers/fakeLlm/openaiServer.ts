@@ -8,6 +8,7 @@ import {
   DEFAULT_CHUNK_SIZE,
   ScriptPlayer,
   argumentsText,
+  roughCompletionTokens,
   roughPromptTokens,
   splitPieces,
   type ChatBody,
@@ -136,7 +137,7 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
     return;
   }
   const pieces = deltaPieces(script);
-  const completion = script.usage?.completion ?? pieces.length;
+  const completion = script.usage?.completion ?? roughCompletionTokens(script);
   if (body.stream !== true) {
     await reply.sleep(cache.generationMs(completion));
     reply.json(200, completionObject(body, script, processing, cache));
@@ -264,8 +265,8 @@ function completionObject(body: ChatBody, script: ScriptedReply, processing: Pro
     model: typeof body.model === 'string' ? body.model : 'tiny',
     system_fingerprint: FINGERPRINT,
     object: 'chat.completion',
-    usage: usageOf(processing, script.usage?.completion ?? 1, cache),
+    usage: usageOf(processing, script.usage?.completion ?? roughCompletionTokens(script), cache),
     id: `chatcmpl-${randomBytes(24).toString('base64url').slice(0, 32)}`,
-    ...(cache.reportsCached && { timings: timingsOf(processing, script.usage?.completion ?? 1, cache) }),
+    ...(cache.reportsCached && { timings: timingsOf(processing, script.usage?.completion ?? roughCompletionTokens(script), cache) }),
   };
 }

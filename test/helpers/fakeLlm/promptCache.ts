@@ -26,6 +26,8 @@ export interface PromptProcessing {
   cachedTokens: number;
   /** Tokens read (processed) for this request. */
   processedTokens: number;
+  /** How much longer this prompt is than the slot's previous one, in tokens: the least a server must read. */
+  newTokens: number;
   /** Time spent reading them, in ms. */
   promptMs: number;
   slot: number;
@@ -36,6 +38,7 @@ export interface PromptCacheStats {
   promptTokens: number;
   cachedTokens: number;
   processedTokens: number;
+  newTokens: number;
   /** Each request in order. */
   log: PromptProcessing[];
 }
@@ -44,7 +47,7 @@ export interface PromptCacheStats {
 const SLOT_SIMILARITY = 0.1;
 
 export class PromptCacheModel {
-  readonly stats: PromptCacheStats = { requests: 0, promptTokens: 0, cachedTokens: 0, processedTokens: 0, log: [] };
+  readonly stats: PromptCacheStats = { requests: 0, promptTokens: 0, cachedTokens: 0, processedTokens: 0, newTokens: 0, log: [] };
   private readonly slots: Array<{ prompt: string; usedAt: number }>;
   private clock = 0;
 
@@ -64,20 +67,23 @@ export class PromptCacheModel {
     // Tokens scale with characters; a prompt identical to the cached one still reads its last token.
     const cachedTokens = Math.min(Math.max(0, promptTokens - 1), Math.floor((promptTokens * common) / Math.max(1, rendered.length)));
     const processedTokens = promptTokens - cachedTokens;
+    const grown = Math.max(0, rendered.length - this.slots[slot]!.prompt.length);
+    const newTokens = Math.max(1, Math.ceil((promptTokens * grown) / Math.max(1, rendered.length)));
     const rate = this.options.promptTokensPerSecond;
-    const result: PromptProcessing = { promptTokens, cachedTokens, processedTokens, promptMs: rate ? (processedTokens / rate) * 1000 : 0, slot };
+    const result: PromptProcessing = { promptTokens, cachedTokens, processedTokens, newTokens, promptMs: rate ? (processedTokens / rate) * 1000 : 0, slot };
     this.slots[slot] = { prompt: rendered, usedAt: ++this.clock };
     this.stats.requests++;
     this.stats.promptTokens += promptTokens;
     this.stats.cachedTokens += cachedTokens;
     this.stats.processedTokens += processedTokens;
+    this.stats.newTokens += newTokens;
     this.stats.log.push(result);
     return result;
   }
 
   /** A request answered with an error before its prompt was read: nothing reused, nothing read. */
   refused(promptTokens: number): PromptProcessing {
-    return { promptTokens, cachedTokens: 0, processedTokens: 0, promptMs: 0, slot: -1 };
+    return { promptTokens, cachedTokens: 0, processedTokens: 0, newTokens: 0, promptMs: 0, slot: -1 };
   }
 
   /** Time to generate `tokens`, in ms. */

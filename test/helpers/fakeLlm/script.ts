@@ -26,7 +26,7 @@ export interface ScriptedReply {
   text?: string;
   thinking?: string;
   toolCalls?: ScriptedToolCall[];
-  /** Defaults: prompt ≈ request size / 4, completion = number of streamed pieces. */
+  /** Defaults: prompt ≈ request size / 4, completion ≈ generated characters / 4. */
   usage?: { prompt: number; completion: number };
   /** Default: 'tool_calls' when there are tool calls (OpenAI), otherwise 'stop'. */
   finishReason?: string;
@@ -107,6 +107,12 @@ export const DEFAULT_CHUNK_SIZE = 4;
 
 export function argumentsText(args: ScriptedToolCall['arguments']): string {
   return typeof args === 'string' ? args : JSON.stringify(args);
+}
+
+/** What the model generates, in tokens (≈ 4 characters each): text, thinking and the tool calls as it writes them. */
+export function roughCompletionTokens(script: ScriptedReply): number {
+  const calls = (script.toolCalls ?? []).map((c) => c.name + argumentsText(c.arguments)).join('');
+  return Math.max(1, Math.ceil(((script.text ?? '').length + (script.thinking ?? '').length + calls.length) / 4));
 }
 
 export function roughPromptTokens(request: ChatBody): number {

@@ -1,8 +1,10 @@
 // The rename task with whatever tools the request offers: the built-in move_file / read_file / list_directory
 // when they are there, else a tool whose name ends like one of them (the filesystem MCP server's
 // `<server>__move_file`, `__read_text_file`, …, which want paths it allows: absolute ones under the
-// workspace the system prompt names), else `tool_search` when offered, else it gives up in text. Weak: its
-// very first tool call carries an extra argument no schema has. A pure function of the request.
+// workspace the system prompt names), else `tool_search` when offered, else it gives up in text. With
+// `missing: 'complain'` it never thinks of tool_search: it names the tool it lacks and stops ("I can't do this:
+// none of the offered tools provides `move_file`."). Weak: its very first tool call carries an extra argument no
+// schema has. A pure function of the request.
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
 import { pad, readRenameRequest } from './renameState';
 import { FORGOT_TEXT, FailureLog, nextRenameAction, type ModelFn } from './renameTaskModel';
@@ -27,7 +29,12 @@ export function pickTool(tools: readonly OfferedTool[], need: Need): string | un
   return undefined;
 }
 
-export function mcpRenameModel(options: { trustsTrimmed?: boolean } = {}): ModelFn {
+/** What a model that never thinks of tool_search says when the tool it wants is not offered. */
+export function missingToolText(tool: string): string {
+  return `I can't do this: none of the offered tools provides \`${tool}\`.`;
+}
+
+export function mcpRenameModel(options: { trustsTrimmed?: boolean; missing?: 'search' | 'complain' } = {}): ModelFn {
   const log = new FailureLog();
   const fn = (request: ChatBody): ScriptedReply => {
     const state = readRenameRequest(request);
@@ -45,6 +52,7 @@ export function mcpRenameModel(options: { trustsTrimmed?: boolean } = {}): Model
     const need: Need = action.kind;
     const tool = pickTool(view.tools, need);
     if (!tool) {
+      if (options.missing === 'complain') return { text: missingToolText(BUILTIN[need]) };
       const query = SEARCH_QUERY[need];
       const searched = view.results.some((r) => r.call?.name === 'tool_search' && r.call.args.query === query);
       if (view.tools.some((t) => t.name === 'tool_search') && !searched) return call(view, 'tool_search', { query });

@@ -4,7 +4,7 @@
 // request after request and turn after turn. A tool the model needs later (found with tool_search, called although
 // it was not offered, named in a request) is added at the end of the list; nothing is reordered or reshuffled.
 // The set is chosen afresh only when the registry changes (the user started or stopped an MCP server, changed
-// trust) or when a compression has already broken the prefix and the additions pushed the set over its budget.
+// trust): additions are the tools the model showed it needs, so the set grows only as far as the work goes.
 import type { ToolDefinition } from '../../messages';
 import { estimateToolDefinitionTokens } from '../../tokens';
 import { compactToolDefinitions } from './compactSchema';
@@ -16,10 +16,7 @@ import type { ToolRanking, ToolSelectionInput, ToolSelector } from './toolSelect
  */
 export const CORE_WORKSPACE_TOOLS = ['list_directory', 'read_file', 'search_files'] as const;
 
-export interface StableOfferInput extends ToolSelectionInput {
-  /** A compression rewrote the conversation since the last request: choosing afresh costs nothing extra now. */
-  prefixBroken?: boolean;
-}
+export type StableOfferInput = ToolSelectionInput;
 
 export interface StableOffer {
   tools: ToolDefinition[];
@@ -71,11 +68,11 @@ export class StableToolSet {
     }
     const held = this.held;
     const sameRegistry = held !== undefined && sameDefinitions(held.from, definitions);
-    if (!held || !sameRegistry || (input.prefixBroken && held.tokens > budget)) return this.choose(input, tokensAll, held !== undefined);
+    if (!held || !sameRegistry) return this.choose(input, tokensAll, held !== undefined);
 
     // Keep the set; add what is needed now at the end, in the order it is asked for.
     const have = new Set(held.tools.map((d) => d.name));
-    const wanted = this.selector.mustOffer(definitions, input.query, input.keep).filter((name) => !have.has(name));
+    const wanted = this.selector.mustOffer(definitions, input.namedIn ?? input.query, input.keep).filter((name) => !have.has(name));
     const added: string[] = [];
     for (const name of wanted) {
       const def = definitions.find((d) => d.name === name);

@@ -20,6 +20,8 @@ export interface ToolSelectionInput {
   query: string;
   /** Names of tools used earlier in this turn: offered again. */
   keep?: Iterable<string>;
+  /** Where a tool named outright forces it in (default: the query). The user's request, not tool results. */
+  namedIn?: string;
   /** The context window in tokens. */
   window: number;
   signal: AbortSignal;
@@ -125,7 +127,7 @@ export class ToolSelector {
     }
 
     const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
-    const must = new Set(this.mustOffer(definitions, query, input.keep));
+    const must = new Set(this.mustOffer(definitions, input.namedIn ?? query, input.keep));
     const candidates = definitions.filter((d) => !must.has(d.name));
     const slots = Math.max(0, this.settings.maxOffered - must.size);
 
