@@ -171,6 +171,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),
       ...(stored && {
         calibrationStore: stored.kv,
+        sessionId: stored.id,
         ...(stored.contextState && { initialState: stored.contextState }),
         // `session` exists by the time the first compression runs (during send).
         onCompression: (report) => stored!.onCompression(report, session.context?.state()),

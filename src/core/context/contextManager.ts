@@ -16,7 +16,7 @@ import { parseContextSettings, type ContextSettings, type ContextSettingsInput }
 import { CompressionBudget } from './compressionBudget';
 import { formatCount } from '../formatCount';
 import type { ContextWindow, WindowSource } from './window';
-import { WorkingWindow } from './workingWindow';
+import { WorkingWindow, windowEvidenceKey } from './workingWindow';
 
 export interface ContextManagerOptions {
   /** The main model's server: asked for the window, and (by default) runs the compression agent. */
@@ -32,6 +32,8 @@ export interface ContextManagerOptions {
   tools?: () => readonly ToolDefinition[];
   /** Persists calibration factors between sessions. */
   calibrationStore?: KeyValuePort;
+  /** The stored session this manager serves: its truncation evidence is kept with it (in the calibration store). */
+  sessionId?: string;
   /** Validated with zod; throws a readable Error on bad values. */
   settings?: ContextSettingsInput;
   /** Model for the LLM compression pass; defaults to the main one. `null`: fallback and eviction only. */
@@ -143,6 +145,7 @@ class DefaultContextManager implements ContextManager {
       ...(options.configuredWindow !== undefined && { configuredWindow: options.configuredWindow }),
       ...(options.window !== undefined && { window: options.window }),
       ...(options.calibrationStore && { store: options.calibrationStore }),
+      ...(options.sessionId && { evidenceKey: windowEvidenceKey(options.sessionId, options.provider, options.model) }),
       detector: { hardRatio: s.truncationRatio, softRatio: s.truncationSuspectRatio, minTokens: s.truncationMinTokens },
       ...(options.onWarning && { onWarning: options.onWarning }),
       onChange: (change) => {

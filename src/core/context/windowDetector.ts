@@ -28,6 +28,13 @@ export type SampleVerdict =
   /** The prompt was cut. `ceiling` is set when the counts show the window the server really runs. */
   | { kind: 'cut'; ceiling?: number; evidence: string };
 
+/** What the detector knows, to be stored with the session: one turn per process must still see two counts. */
+export interface DetectorState {
+  previous?: PromptSample & { suspect: boolean; cut: boolean };
+  largestCut: number;
+  maxReported: number;
+}
+
 /** Less growth than this between two requests is within the noise of a count. */
 const MIN_GROWTH_TOKENS = 40;
 
@@ -84,6 +91,23 @@ export class WindowDetector {
   /** A count too short to feed calibration, judged alone (the compression agent's requests). */
   isCut(sample: PromptSample): boolean {
     return sample.expected >= this.options.minTokens && sample.reported / sample.expected < this.options.softRatio;
+  }
+
+  snapshot(): DetectorState {
+    return { ...(this.previous && { previous: { ...this.previous } }), largestCut: this.largestCut, maxReported: this.maxReported };
+  }
+
+  /** Continues from a stored state (a later run of the same session); anything malformed is ignored. */
+  restore(state: unknown): void {
+    if (!state || typeof state !== 'object') return;
+    const s = state as Partial<DetectorState>;
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+    const p = s.previous;
+    if (p && num(p.expected) !== undefined && num(p.reported) !== undefined) {
+      this.previous = { expected: p.expected, reported: p.reported, suspect: p.suspect === true, cut: p.cut === true };
+    }
+    this.largestCut = Math.max(this.largestCut, num(s.largestCut) ?? 0);
+    this.maxReported = Math.max(this.maxReported, num(s.maxReported) ?? 0);
   }
 
   /** Start over (the model or its window changed). */

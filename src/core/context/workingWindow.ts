@@ -15,6 +15,11 @@ export interface WorkingWindowOptions {
   configuredWindow?: number;
   window?: number | ContextWindow | ((signal: AbortSignal) => Promise<ContextWindow>);
   store?: KeyValuePort;
+  /**
+   * Keeps the truncation detector's evidence under this key of the store (the session's id is part of it), so separate
+   * runs of one session — `run --session` once per turn, an editor window reload — see the counts of the runs before.
+   */
+  evidenceKey?: string;
   detector: { hardRatio: number; softRatio: number; minTokens: number };
   /** Said once per session per kind of problem. */
   onWarning?: (message: string) => void;
@@ -30,6 +35,11 @@ interface Remembered {
 
 export function rememberedWindowKey(provider: ChatProvider, model: string): string {
   return `contextWindow:${provider.id}:${provider.baseUrl}:${model}`;
+}
+
+/** Where one session keeps the truncation evidence for one server and model. */
+export function windowEvidenceKey(sessionId: string, provider: ChatProvider, model: string): string {
+  return `windowEvidence:${sessionId}:${provider.id}:${provider.baseUrl}:${model}`;
 }
 
 export class WorkingWindow {
@@ -68,6 +78,7 @@ export class WorkingWindow {
     this.lookup = undefined;
     this.runningChecked = false;
     this.detector.reset();
+    void this.saveEvidence();
   }
 
   /**
@@ -76,6 +87,7 @@ export class WorkingWindow {
    */
   observe(sample: PromptSample, providerId: string): { verdict: SampleVerdict; shrunk: boolean } {
     const verdict = this.detector.observe(sample);
+    void this.saveEvidence();
     let shrunk = false;
     const window = this.current;
     if (window && verdict.kind === 'cut') {
@@ -152,6 +164,7 @@ export class WorkingWindow {
   private async lookUp(signal: AbortSignal): Promise<ContextWindow> {
     const base = await this.lookUpBase(signal);
     this.base = base;
+    await this.loadEvidence();
     const remembered = await this.recall();
     if (remembered && remembered.base === base.tokens && remembered.tokens < base.tokens) {
       return {
@@ -183,6 +196,29 @@ export class WorkingWindow {
       { ...(o.contextSize !== undefined && { contextSize: o.contextSize }), ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) },
       signal,
     );
+  }
+
+  private async loadEvidence(): Promise<void> {
+    const { store, evidenceKey } = this.options;
+    if (!store || !evidenceKey || this.evidenceLoaded) return;
+    this.evidenceLoaded = true;
+    try {
+      const raw = await store.get(evidenceKey);
+      if (raw) this.detector.restore(JSON.parse(raw));
+    } catch {
+      // No evidence is no harm: this run collects its own.
+    }
+  }
+  private evidenceLoaded = false;
+
+  private async saveEvidence(): Promise<void> {
+    const { store, evidenceKey } = this.options;
+    if (!store || !evidenceKey) return;
+    try {
+      await store.set(evidenceKey, JSON.stringify(this.detector.snapshot()));
+    } catch {
+      // Best effort, as remembering the window is.
+    }
   }
 
   private async recall(): Promise<Remembered | undefined> {

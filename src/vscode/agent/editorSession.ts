@@ -43,6 +43,8 @@ export interface EditorSessionInput {
   /** Persists each message the moment it exists (durable sessions). */
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   onMessageContext?: (message: ChatMessage) => void | Promise<void>;
+  /** The stored session: truncation evidence is kept with it, so a window reload continues the detection. */
+  sessionId?: string;
   /** Every compression, with the session (for its context state and the originals of compressed copies). */
   onCompression?: (report: CompressionReport, session: AgentSession) => void;
   /** Eviction point and summary of a stored session being continued (used when there is no `previous`). */
@@ -107,6 +109,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
       settings: settings.context,
       ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
       ...(input.calibration && { calibrationStore: input.calibration }),
+      ...(input.sessionId && { sessionId: input.sessionId }),
       ...(previousState && { initialState: previousState }),
       onWarning: (message) => bus.emit({ type: 'notice', message }),
       onStatus: (message) => bus.emit({ type: 'status', message }),

@@ -420,6 +420,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
           vectors: recording.recorder.vectors,
           onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
           onMessageContext: (message: ChatMessage) => recording.recorder.onMessageContext(message),
+          sessionId: recording.recorder.id,
         }),
         onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
         ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
