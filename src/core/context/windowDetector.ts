@@ -35,8 +35,11 @@ export interface DetectorState {
   maxReported: number;
 }
 
-/** Less growth than this between two requests is within the noise of a count. */
-const MIN_GROWTH_TOKENS = 40;
+/**
+ * Less growth than this between two requests is within the noise of a count. A weak model's nudge round (its short
+ * reply and a "continue" message) grows the prompt by about 20–30 tokens; an honest count grows along with it.
+ */
+const MIN_GROWTH_TOKENS = 16;
 
 export class WindowDetector {
   private previous: (PromptSample & { suspect: boolean; cut: boolean }) | undefined;
@@ -58,7 +61,7 @@ export class WindowDetector {
 
     const grew = prev ? sample.expected - prev.expected : 0;
     // (No "count below the estimate" condition here: while calibration still learns, a cut count can sit above it.)
-    if (judged && prev && grew >= Math.max(MIN_GROWTH_TOKENS, prev.expected * 0.01)) {
+    if (judged && prev && grew >= Math.max(MIN_GROWTH_TOKENS, prev.expected * 0.005)) {
       const prevRatio = prev.reported / prev.expected;
       // The count stood still while the prompt grew (an honest count grows along, by about `grew × ratio`),
       // at the highest count the server ever gave: it stops at a fixed size. (A count below an earlier one

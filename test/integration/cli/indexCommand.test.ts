@@ -236,7 +236,7 @@ describe('localharness index / query', () => {
 });
 
 describe('localharness run with an indexed --db', () => {
-  it('puts the retrieved chunks into the system prompt the server receives', async () => {
+  it('sends the retrieved chunks with the request (never in the system prompt) to the server', async () => {
     const f = await fixture(WIRES[0]);
     const indexed = await runCli(['index', ...f.flags, '--model', 'test-model', '--embed-model', EMBED, 'src', 'docs'], { cwd: f.ws });
     assert.equal(indexed.code, 0, indexed.stderr);
@@ -248,9 +248,12 @@ describe('localharness run with an indexed --db', () => {
     const turn = f.server.requests.slice(chatBefore).filter((r) => !isIndexingRequest(r));
     assert.ok(turn.length >= 1);
     const system = messagesOf(turn[0]!).find((m) => m.role === 'system')?.content ?? '';
-    assert.match(system, /Retrieved from the workspace index/);
-    assert.match(system, /src\/config\.ts:\d+-\d+/);
-    assert.match(system, /export function parseConfig\(file: string\): ServerConfig/, 'the chunk text itself');
+    assert.doesNotMatch(system, /Retrieved from the workspace index/, 'the system prompt stays the same for the server’s cache');
+    const request = messagesOf(turn[0]!).find((m) => m.role === 'user')?.content ?? '';
+    assert.ok(request.startsWith('Where are the server config settings parsed from the JSON file?'), request.slice(0, 200));
+    assert.match(request, /Retrieved from the workspace index/);
+    assert.match(request, /src\/config\.ts:\d+-\d+/);
+    assert.match(request, /export function parseConfig\(file: string\): ServerConfig/, 'the chunk text itself');
     // Chunk vectors came from the database's cache: the run embedded only its request.
     const runEmbeds = embedRequests(f.server).slice(embedsBefore);
     const inputs = runEmbeds.flatMap((r) => {
