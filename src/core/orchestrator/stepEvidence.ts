@@ -10,13 +10,14 @@ import { clip } from './digest';
 const WORK_LEFT: readonly RegExp[] = [
   /\b(?:still|yet) to (?:be )?[a-z]+/i,
   /\b(?:not|never) (?:yet |been |all )*(?:renamed|done|finished|edited|updated|changed|moved|processed|created|fixed|written|added|converted|deleted|removed)\b/i,
-  /\b(?:remaining|left|missing|pending|outstanding)\s*:/i,
+  /\b(?:remaining|left|missing|pending|outstanding)\s*:(?!\s*(?:none|nothing|no\b|0\b|n\/a))/i,
   /\bcould(?:n't| not) (?:finish|complete|do)\b/i,
 ];
 
 /** The closing words say that work is left. */
 export function saysWorkLeft(text: string): boolean {
-  const prose = text.trim();
+  // "Step 2 of 3 is done" echoes the step's own heading: it says nothing about what is left of this step.
+  const prose = text.replace(/\bstep \d+\s*(?:\/|of)\s*\d+\b/gi, 'this step').trim();
   if (!prose) return false;
   return isIncompleteResponse(prose) || WORK_LEFT.some((p) => p.test(prose));
 }

@@ -20,7 +20,7 @@ test('closing words that say work is left, in the ways weak executors say it; fi
     'Remaining: note-04.txt',
     'I could not finish the last two files.',
   ]) assert.equal(saysWorkLeft(left), true, left);
-  for (const done of ['Renamed 5 of 5 files.', 'All notes are renamed.', 'Added "Reviewed: yes" at the top of doc-01.txt.', 'Listed 12 notes.', 'No file is left to rename.', '']) {
+  for (const done of ['Step 2 of 3 is done: all notes are renamed.', 'Renamed 5 of 5 files.', 'All notes are renamed.', 'Added "Reviewed: yes" at the top of doc-01.txt.', 'Listed 12 notes.', 'No file is left to rename.', 'Renamed 4 files. Remaining: none.', '']) {
     assert.equal(saysWorkLeft(done), false, done);
   }
 });
