@@ -1,6 +1,8 @@
-// The prompt that asks a model to summarize one file for the index: every chunk is listed, numbered from 1 with
-// its line span, its lines numbered so entity lines come out right; the chunk texts share a character budget
-// so a model with a 4k window still fits, and a chunk that does not fit whole is clipped (and still summarized).
+// The prompt that asks a model to summarize one file for the index: every chunk is listed, numbered from 1 (as the
+// reply schema says) with its line span, its lines numbered so entity lines come out right. Each summary names its
+// chunk twice over — the number and the chunk's first line — so a model that numbers its own way still says which
+// code it means (the answer is checked against the chunks: summaryAlignment.ts). The chunk texts share a character
+// budget so a model with a 4k window still fits, and a chunk that does not fit whole is clipped (and still summarized).
 import type { ChatMessage } from '../core/messages';
 import type { ChunkDraft } from '../core/knowledge/types';
 
@@ -18,9 +20,9 @@ export interface SummaryPrompt {
 
 export const SUMMARY_SYSTEM_PROMPT = [
   'You index source files for a code search tool. Read the file below and reply with one JSON object and nothing else:',
-  '{"summary": "...", "chunks": [{"index": 1, "summary": "..."}], "entities": [{"name": "parseConfig", "kind": "function", "line": 12}], "relations": [{"from": "parseConfig", "kind": "calls", "to": "readFile", "line": 14}]}',
+  '{"summary": "...", "chunks": [{"chunk": 1, "start_line": 1, "summary": "..."}], "entities": [{"name": "parseConfig", "kind": "function", "line": 12}], "relations": [{"from": "parseConfig", "kind": "calls", "to": "readFile", "line": 14}]}',
   '- summary: two or three sentences on what the file is for and what it offers.',
-  '- chunks: one entry for every numbered chunk: its number as index and one sentence on what it does. A clipped chunk is shown in part: summarize it from what you see.',
+  '- chunks: one entry for every chunk, in order, comments and imports included: chunk is its number as shown ("Chunk N of M", counted from 1), start_line the first line of its span ("lines A-B": A), and one sentence on what it does that names what it declares. A clipped chunk is shown in part: summarize it from what you see.',
   '- entities: what the file declares (function, class, method, interface, type, variable, constant, …) with the line number of the declaration.',
   '- relations: how entities connect. from and to are entity names (to may live elsewhere, e.g. an imported package); kind is one of calls, imports, defines, uses, extends, implements, references.',
 ].join('\n');

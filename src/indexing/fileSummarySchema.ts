@@ -61,11 +61,26 @@ function lenientList<T extends z.ZodType>(item: T, keep: (entry: Record<string, 
 
 const hasText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
-const chunkSummary = z.object({
-  /** The chunk's number as the prompt shows it (1-based). */
-  index: z.preprocess(readLineNumber, z.number().int().min(0)),
-  summary: z.string().trim().min(1),
-});
+/** A position the reply may leave out or garble: -1 ("not given") rather than a failed reply. */
+const position = z.preprocess((value) => {
+  const n = readLineNumber(value);
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : -1;
+}, z.number().int().min(-1));
+
+/**
+ * One chunk's summary. `chunk` is its number as the prompt shows it (from 1) and `start_line` the first line of its
+ * span, which no numbering slip can change; both are checked against the code (summaryAlignment.ts). What the
+ * server is asked for says "from 1" (the prompt's numbering); a 0 still parses (a model counting from 0), and a
+ * missing or unreadable one is -1, "not given".
+ */
+const chunkSummary = z.preprocess(
+  (value) => (isRecord(value) ? renameKeys(value, { index: 'chunk', number: 'chunk', id: 'chunk', startLine: 'start_line', first_line: 'start_line', line: 'start_line', lines: 'start_line' }) : value),
+  z.object({
+    chunk: position.meta({ minimum: 1, description: 'The chunk number as shown: "Chunk N of M", counted from 1.' }),
+    start_line: position.meta({ minimum: 1, description: 'The first line number of the chunk, as in its header "lines A-B".' }),
+    summary: z.string().trim().min(1),
+  }),
+);
 
 const entity = z.object({
   name: z.string().trim().min(1),
@@ -88,6 +103,13 @@ export const FILE_SUMMARY_REPLY = z.object({
 });
 
 export type FileSummaryReply = z.infer<typeof FILE_SUMMARY_REPLY>;
+
+/** Keys some models use for a field, renamed when the field itself is missing. */
+function renameKeys(value: Record<string, unknown>, aliases: Record<string, string>): Record<string, unknown> {
+  const out = { ...value };
+  for (const [from, to] of Object.entries(aliases)) if (out[to] === undefined && out[from] !== undefined) out[to] = out[from];
+  return out;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value);

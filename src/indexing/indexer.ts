@@ -223,6 +223,7 @@ export class Indexer {
       const started = this.clock.now();
       try {
         summary = await run.model(() => this.options.summarizer!.summarize({ path: rel, language, chunks: drafts }, signal));
+        run.notices.push(...(summary.notes ?? []));
       } catch (err) {
         signal.throwIfAborted();
         if (!(err instanceof StructuredOutputError)) return run.finish(rel, 'failed', { reason: `summarizing ${rel} failed: ${messageOf(err)}` });

@@ -134,7 +134,12 @@ export interface FileSummary {
   chunks: Array<{ index: number; summary: string }>;
   entities: Array<Omit<Entity, 'file'>>;
   relations: Array<Omit<Relation, 'file'>>;
+  /** What checking the model's answer against the chunks corrected (summaries moved or dropped): the file's flag. */
+  notes?: string[];
 }
+
+/** How such a note begins (stored as the file's note; the Knowledge view flags the file by it). */
+export const SUMMARY_MISMATCH_NOTE = "The summarizer's answer did not match the code";
 
 export interface FileSummarizer {
   /** Throws StructuredOutputError (src/core/structured) when the model's JSON stays invalid after the retry. */

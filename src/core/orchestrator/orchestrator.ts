@@ -1,14 +1,14 @@
 // Two models, one turn: the planner splits the request into steps (no tools), the executor carries out each step
-// with tools, the planner writes the answer from the results. Every message lands in the session history as the
-// normal loop would write it, so when anything in the pipeline fails the ordinary single-model loop continues from
-// that history, with a notice saying why, and nothing that already ran is run again.
+// with tools until it is done (runSteps.ts, execute.ts), the planner writes the answer from the results and checks
+// them against the plan's done_when. Every message lands in the session history as the normal loop would write it,
+// so when anything in the pipeline fails, or the answer shows work left, the ordinary single-model loop continues
+// from that history, with a notice saying why, and nothing that already ran is run again.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { ProviderError, type ChatProvider } from '../provider';
 import { EventBus } from '../agent/events';
-import { runTurn, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
-import { DEFAULT_MAX_TOOL_RESULT_CHARS } from '../agent/turnRunner';
-import { errorText, type ToolExecutionEnv } from '../agent/toolExecutor';
+import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_TOOL_RESULT_CHARS, runTurn, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
+import { errorText } from '../agent/toolExecutor';
 import { TurnDenials } from '../approval/turnDenials';
 import type { ContextTracker, Todo } from '../context/tracker';
 import { renderHotContext } from '../context/hotContext';
@@ -17,9 +17,12 @@ import type { TurnHooksSettingsInput } from '../resilience/settings';
 import type { Sleep } from '../resilience/backoff';
 import { StructuredOutputError } from '../structured';
 import { DEFAULT_MAX_STEPS, makePlan, type Plan, type StepRecord } from './plan';
-import { DEFAULT_ROUNDS_PER_STEP, executeStep, type StepAttempt, type StepEnv, type StepToolFilter } from './execute';
-import { synthesize } from './synthesize';
-import { digestConversation, digestSteps } from './digest';
+import { DEFAULT_STALL_ROUNDS, type StepEnv } from './execute';
+import { selectRunTools, type StepToolFilter } from './runTools';
+import { isAbort, runSteps } from './runSteps';
+import { continuationText, requestIndex } from './stepHistory';
+import { synthesize, type Synthesis } from './synthesize';
+import { digestConversation } from './digest';
 
 export interface OrchestratorEndpoint {
   provider: ChatProvider;
@@ -34,8 +37,13 @@ export interface OrchestratorOptions {
   executor: OrchestratorEndpoint;
   /** Most steps a plan may have (default 12). */
   maxSteps?: number;
-  /** Executor rounds per step attempt (default 4). */
-  roundsPerStep?: number;
+  /**
+   * Executor rounds the whole turn may use, over all steps (default 4 × the session's maxRounds: 80). A step goes
+   * on while it makes progress; this bounds the turn.
+   */
+  maxRounds?: number;
+  /** Rounds in a row a step may go without progress before the attempt fails (default 4). */
+  stallRounds?: number;
 }
 
 export interface OrchestratorDeps {
@@ -50,7 +58,8 @@ export interface OrchestratorDeps {
 /** Tools the orchestrator keeps to itself: it owns the todo list and ends the turn; the executor asks no one. */
 const NOT_FOR_EXECUTOR = new Set(['task_completion', 'ask_question', 'todo_write']);
 const CONVERSATION_CHARS = 3000;
-const CONTINUATION_RESULTS_CHARS = 3000;
+/** The executor's round budget per round of the single-model loop's limit: its rounds are small and fast. */
+const EXECUTOR_ROUNDS_PER_ROUND = 4;
 
 export interface Orchestrator {
   /** One user turn on `history` (appended to in place). `config` is the session's normal turn: the fallback. */
@@ -193,101 +202,63 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     throw err;
   }
   bus.emit({ type: 'plan', steps: plan.steps.map((s) => ({ ...s, dependsOn: [...s.dependsOn] })), doneWhen: plan.doneWhen, ...(resume && { resumed: true }) });
-  const earlierRecords = new Map((resume?.records ?? []).map((r) => [r.stepId, r]));
-  const todos: Todo[] = plan.steps.map((s) => ({ text: s.goal, status: earlierRecords.get(s.id)?.status === 'ok' ? 'done' : 'pending' }));
-  const setStatus = (i: number, status: Todo['status']) => {
-    todos[i] = { ...todos[i]!, status };
-    tracker.setTodos(todos);
-  };
-  tracker.setTodos(todos);
 
-  // 2. Execute, step by step.
-  const exec: ToolExecutionEnv = {
-    registry,
-    gate: config.gate,
-    bus,
-    context: config.toolContext,
-    maxResultChars: config.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
-    now: config.now ?? Date.now,
-    denials: new TurnDenials(),
-    ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
-  };
+  // 2. Execute, step by step, every step offered the same tools.
+  const window = options.executor.contextSize ?? 0;
+  let tools: ToolDefinition[];
+  try {
+    tools = await selectRunTools(text, plan, executorTools, deps.toolFilter, window, signal);
+  } catch (err) {
+    if (signal.aborted || isAbort(err)) return cancelled();
+    tools = executorTools; // the pre-filter only saves tokens: without it every tool is offered
+  }
   const env: StepEnv = {
-    exec,
+    exec: {
+      registry,
+      gate: config.gate,
+      bus,
+      context: config.toolContext,
+      maxResultChars: config.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+      now: config.now ?? Date.now,
+      denials: new TurnDenials(),
+      ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
+    },
     callModel: input.callExecutor,
-    tools: executorTools,
-    ...(deps.toolFilter && { toolFilter: deps.toolFilter }),
-    window: options.executor.contextSize ?? 0,
+    tools,
+    window,
     hotContext: () => renderHotContext(tracker.snapshot()),
     append: appendAfterRequest,
     nextRound: () => rounds++,
-    roundsPerStep: options.roundsPerStep ?? DEFAULT_ROUNDS_PER_STEP,
+    budget: { limit: options.maxRounds ?? EXECUTOR_ROUNDS_PER_ROUND * (config.maxRounds ?? DEFAULT_MAX_ROUNDS), used: 0 },
+    stallRounds: options.stallRounds ?? DEFAULT_STALL_ROUNDS,
   };
-  const done = new Map<string, StepRecord>();
-  const finish = (record: StepRecord) => {
-    records.push(record);
-    done.set(record.step.id, record);
-    bus.emit({ type: 'step_end', stepId: record.step.id, status: record.status, ...(record.summary && { summary: record.summary }), ...(record.result && { result: record.result }) });
-  };
-  for (const step of plan.steps) {
-    const saved = earlierRecords.get(step.id);
-    if (!saved) continue;
-    const record: StepRecord = { step, status: saved.status, summary: saved.summary, result: saved.result };
-    records.push(record);
-    done.set(step.id, record);
-  }
-  if (resume && userAppended) await closeUnansweredCalls(history, appendAfterRequest);
-  for (const [index, step] of plan.steps.entries()) {
-    if (done.has(step.id)) continue;
-    if (signal.aborted) return cancelled();
-    const blocked = step.dependsOn.map((id) => done.get(id)).find((r) => r && r.status !== 'ok');
-    bus.emit({ type: 'step_start', stepId: step.id, goal: step.goal, index, total: plan.steps.length });
-    if (blocked) {
-      finish({ step, status: 'skipped', summary: `skipped: step ${blocked.step.id} did not succeed`, result: '' });
-      continue;
-    }
-    setStatus(index, 'in_progress');
-    let attempt: StepAttempt;
-    // A step the reload cut off halfway: the executor sees its own calls and results instead of starting over.
-    const cutOff = resume && userAppended ? stepExchange(history, text, index, plan.steps.length) : undefined;
-    try {
-      attempt = await executeStep({ step, index, plan, done, ...(cutOff && { previous: cutOff.messages, previousResults: cutOff.results }) }, env, signal);
-      if (attempt.kind === 'failed') attempt = await executeStep({ step, index, plan, done, previous: attempt.messages }, env, signal);
-    } catch (err) {
-      if (signal.aborted || isAbort(err)) {
-        finish({ step, status: 'failed', summary: 'cancelled', result: '' });
-        return cancelled();
-      }
-      finish({ step, status: 'failed', summary: errorText(err), result: '' });
-      if (err instanceof ProviderError) return fallback(`the executor (${options.executor.model} at ${options.executor.provider.baseUrl}) failed on step ${index + 1}: ${err.message}`);
-      throw err;
-    }
-    switch (attempt.kind) {
-      case 'ok':
-        finish({ step, status: 'ok', summary: attempt.summary, result: attempt.result });
-        setStatus(index, 'done');
-        break;
-      case 'denied':
-        // The user's no is an answer: the step failed, the plan goes on, nothing is retried behind their back.
-        finish({ step, status: 'failed', summary: attempt.summary, result: '' });
-        setStatus(index, 'pending');
-        break;
-      case 'cancelled':
-        finish({ step, status: 'failed', summary: 'cancelled', result: '' });
-        return cancelled();
-      case 'no_tool':
-        finish({ step, status: 'failed', summary: 'the executor answered without calling a tool', result: '' });
-        return fallback(`the executor (${options.executor.model}) answered step ${index + 1} without calling a tool${attempt.text ? ` ("${attempt.text.slice(0, 80)}")` : ''}`);
-      case 'failed':
-        finish({ step, status: 'failed', summary: attempt.reason, result: '' });
-        return fallback(`step ${index + 1} ("${step.goal.slice(0, 80)}") failed twice: ${attempt.reason}`);
-    }
-  }
+  const denied = new Set<string>();
+  const stopped = await runSteps(
+    {
+      bus,
+      tracker,
+      history,
+      request: text,
+      executor: { model: options.executor.model, url: options.executor.provider.baseUrl },
+      records,
+      denied,
+      requestStored: () => userAppended,
+      cancelled,
+      fallback,
+      end,
+      rounds: () => rounds,
+    },
+    plan,
+    env,
+    resume?.records,
+    signal,
+  );
+  if (stopped) return stopped;
 
-  // 3. Synthesize.
+  // 3. Synthesize: the answer, and the check of done_when against the results.
   if (signal.aborted) return cancelled();
   bus.emit({ type: 'round_start', round: rounds++ });
-  let answer;
+  let answer: Synthesis;
   try {
     answer = await synthesize(
       {
@@ -297,6 +268,8 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
         plan,
         records,
         signal,
+        registry,
+        ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
         ...(options.planner.contextSize !== undefined && { contextSize: options.planner.contextSize }),
         ...(deps.think !== undefined && { think: deps.think }),
       },
@@ -308,60 +281,21 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     throw err;
   }
   if (signal.aborted) return cancelled();
-  const message: ChatMessage = { role: 'assistant', content: answer.text };
+  let result = answer.text;
+  if (answer.workLeft) {
+    // What the user refused is not done behind their back: the answer says what ran and what did not.
+    if (denied.size === 0) return fallback(`the planner's answer shows work left (${answer.workLeft})`);
+    result = plainAnswer(records);
+    bus.emit({ type: 'text', text: result });
+  }
+  const message: ChatMessage = { role: 'assistant', content: result };
   if (answer.thinking) message.thinking = answer.thinking;
   await appendAfterRequest(message);
-  return end({ reason: 'completed', result: answer.text, rounds });
+  return end({ reason: 'completed', result, rounds });
 }
 
-function isAbort(err: unknown): boolean {
-  return err instanceof ProviderError && err.kind === 'aborted';
-}
-
-/** What the single-model loop is told when it takes over a planned run. */
-export function continuationText(request: string, reason: string, records: readonly StepRecord[]): string {
-  return [
-    `The planned run of this request stopped (${reason}). Continue it yourself with the tools.`,
-    'The tool calls above already ran: do not repeat them. Check their results and do only what is left.',
-    '',
-    `Request: ${request}`,
-    '',
-    'Steps so far:',
-    digestSteps(records, CONTINUATION_RESULTS_CHARS),
-  ].join('\n');
-}
-
-/** Where the request sits in history (the last user message with exactly its text), or -1. */
-function requestIndex(history: readonly ChatMessage[], request: string): number {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'user' && history[i]!.content === request) return i;
-  return -1;
-}
-
-/** A reload can cut a step between a tool call and its result: every call gets an answer before anything else is sent. */
-async function closeUnansweredCalls(history: readonly ChatMessage[], append: (m: ChatMessage) => Promise<void>): Promise<void> {
-  const answered = new Set(history.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
-  const last = [...history].reverse().find((m) => m.role === 'assistant');
-  for (const call of last?.toolCalls ?? []) {
-    if (!answered.has(call.id)) {
-      await append({ role: 'tool', content: 'Not run: the session was interrupted before this call finished. Check its effect before calling it again.', toolCallId: call.id, toolName: call.name });
-    }
-  }
-}
-
-/** The messages a step already wrote to history (from its "Step i/n:" heading on), and its successful results. */
-export function stepExchange(history: readonly ChatMessage[], request: string, index: number, total: number): { messages: ChatMessage[]; results: string[] } | undefined {
-  const from = requestIndex(history, request);
-  const heading = `Step ${index + 1}/${total}:`;
-  let start = -1;
-  for (let i = history.length - 1; i > from; i--) {
-    const m = history[i]!;
-    if (m.role === 'assistant' && m.content.startsWith(heading)) {
-      start = i;
-      break;
-    }
-  }
-  if (start < 0) return undefined;
-  const messages = history.slice(start).filter((m) => m.role === 'assistant' || m.role === 'tool');
-  const results = messages.filter((m) => m.role === 'tool' && !/^(Error|Not run|Cancelled|The user denied)\b/.test(m.content)).map((m) => `${m.toolName ?? 'tool'}: ${m.content}`);
-  return { messages, results };
+/** The steps as the answer when the planner's own could not be shown. */
+function plainAnswer(records: readonly StepRecord[]): string {
+  const lines = records.map((r, i) => `${i + 1}. ${r.step.goal} — ${r.status === 'ok' ? 'done' : r.status}${r.status !== 'ok' && r.summary ? `: ${r.summary}` : ''}`);
+  return `Not everything was done. The steps:\n${lines.join('\n')}`;
 }

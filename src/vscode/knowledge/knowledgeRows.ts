@@ -1,6 +1,6 @@
 // What the Knowledge view shows for an indexed file and for the entities under it: label, one-line description,
 // tooltip and the context value the menus key on. Pure (no 'vscode' import), so the wording is unit-tested.
-import type { Entity, IndexedFile } from '../../core/knowledge/types';
+import { SUMMARY_MISMATCH_NOTE, type Entity, type IndexedFile } from '../../core/knowledge/types';
 import { formatLineSpan } from './lineRange';
 import { relativeTime } from './relativeTime';
 
@@ -16,13 +16,16 @@ export interface FileRow {
   contextValue: string;
 }
 
-/** "indexed · 7 chunks · 2 min ago", "metadata only · just now", "failed · 3 h ago"; a range is named. */
+/**
+ * "indexed · 7 chunks · 2 min ago", "metadata only · just now", "failed · 3 h ago"; a range is named, and a file
+ * whose model summaries had to be moved or dropped says so (the tooltip's note says which).
+ */
 export function fileDescription(file: IndexedFile, now: number): string {
   const when = relativeTime(file.indexedAt, now);
   const range = file.range ? ` (${formatLineSpan(file.range)})` : '';
   switch (file.state) {
     case 'indexed':
-      return `indexed${range} · ${file.chunkCount} chunk${file.chunkCount === 1 ? '' : 's'} · ${when}`;
+      return `indexed${range} · ${file.chunkCount} chunk${file.chunkCount === 1 ? '' : 's'}${file.note?.includes(SUMMARY_MISMATCH_NOTE) ? ' · summaries corrected' : ''} · ${when}`;
     case 'metadata':
       return `metadata only${range} · ${when}`;
     case 'failed':

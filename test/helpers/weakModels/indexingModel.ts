@@ -7,10 +7,13 @@
 //   broken-then-good  first reply unusable (`firstBroken`: 'missing-summary' (default) or 'invalid-json'); a retry
 //                   whose last message names the problem ("summary" / "JSON … invalid") gets a good reply.
 //   always-broken   every reply misses the summary (valid JSON otherwise).
+//   skips-from-1 / skips-from-0  numbers things its own way: leaves out the chunks that declare nothing (a comment
+//                   block), numbers the rest from 1 (or 0) without start lines, and counts entity lines from the
+//                   first chunk it kept. Its summaries still say what each declares ("Declares function fn1_3 …").
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
 import { readRequest } from './requestView';
 
-export type IndexingBehaviour = 'good' | 'fenced' | 'clumsy' | 'broken-then-good' | 'always-broken';
+export type IndexingBehaviour = 'good' | 'fenced' | 'clumsy' | 'broken-then-good' | 'always-broken' | 'skips-from-1' | 'skips-from-0';
 
 export interface IndexingModelOptions {
   firstBroken?: 'missing-summary' | 'invalid-json';
@@ -68,6 +71,9 @@ export function indexingModel(behaviour: IndexingBehaviour, options: IndexingMod
         return reply(clumsy(good));
       case 'always-broken':
         return reply(withoutSummary(good));
+      case 'skips-from-1':
+      case 'skips-from-0':
+        return reply(ownNumbering(prompt, good, behaviour === 'skips-from-1' ? 1 : 0));
       case 'broken-then-good': {
         const kind = options.firstBroken ?? 'missing-summary';
         const last = view.messages.at(-1);
@@ -137,7 +143,7 @@ function goodAnswer(prompt: IndexingPrompt) {
   const chunks = prompt.chunks.map((c) => {
     const inside = entities.filter((e) => e.line >= c.startLine && e.line <= c.endLine).map((e) => `${e.kind} ${e.name}`);
     const what = inside.length > 0 ? `Declares ${inside.join(', ')}` : `${c.kind}${c.name ? ` ${c.name}` : ''}`;
-    return { index: c.number, summary: `${what} (lines ${c.startLine}-${c.endLine}).` };
+    return { chunk: c.number, start_line: c.startLine, summary: `${what} (lines ${c.startLine}-${c.endLine}).` };
   });
   const names = entities.map((e) => e.name);
   const summary = names.length > 0 ? `${prompt.path} declares ${names.join(', ')}.` : `${prompt.path} has ${prompt.chunks.length} chunks.`;
@@ -165,12 +171,24 @@ function clumsy(good: ReturnType<typeof goodAnswer>) {
   return {
     summary: good.summary,
     confidence: 'high',
-    chunks: good.chunks.map((c) => ({ index: String(c.index), summary: c.summary })),
+    chunks: good.chunks.map((c) => ({ index: String(c.chunk), lines: `${c.start_line}-`, summary: c.summary })),
     entities: [
       ...good.entities.map((e) => ({ name: e.name, kind: e.kind, line: String(e.line), exported: true })),
       { kind: 'variable', line: String(good.entities[0]?.line ?? 1) },
     ],
     relations: good.relations.map((r) => ({ ...r, kind: r.kind === 'calls' ? 'invokes' : r.kind, ...(r.line !== undefined && { line: String(r.line) }) })),
+  };
+}
+
+/** The chunks that declare something, numbered from `base` in order; entity lines counted from the first kept chunk. */
+function ownNumbering(prompt: IndexingPrompt, good: ReturnType<typeof goodAnswer>, base: number) {
+  const kept = good.chunks.filter((c) => /^Declares /.test(c.summary));
+  const firstKept = prompt.chunks.find((c) => c.number === kept[0]?.chunk)?.startLine ?? 1;
+  return {
+    summary: good.summary,
+    chunks: kept.map((c, i) => ({ chunk: base + i, summary: c.summary.replace(/ \(lines \d+-\d+\)/, '') })),
+    entities: good.entities.map((e) => ({ ...e, line: e.line - firstKept + 1 })),
+    relations: good.relations,
   };
 }
 

@@ -74,6 +74,10 @@ export interface RunInput {
   ask?: ApprovalAsker;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /** The executor's window (its contextSize). */
+  executorWindow?: number;
+  /** The turn's executor round budget (the orchestrator's maxRounds). */
+  executorRounds?: number;
 }
 
 export async function runOrchestrated(input: RunInput): Promise<OrchestratedRun> {
@@ -110,7 +114,8 @@ export async function runOrchestrated(input: RunInput): Promise<OrchestratedRun>
     sleep: async () => undefined,
     orchestrator: {
       planner: { provider: input.planner, model: 'planner-model' },
-      executor: { provider: input.executor, model: 'executor-model' },
+      executor: { provider: input.executor, model: 'executor-model', ...(input.executorWindow !== undefined && { contextSize: input.executorWindow }) },
+      ...(input.executorRounds !== undefined && { maxRounds: input.executorRounds }),
     },
   });
   const outcome = await session.send(input.task, input.signal ?? new AbortController().signal);

@@ -38,7 +38,7 @@ describe('FILE_SUMMARY_REPLY', () => {
     });
     assert.deepEqual(data, {
       summary: 'Parses the config.',
-      chunks: [{ index: 2, summary: 'reads it' }],
+      chunks: [{ chunk: 2, start_line: -1, summary: 'reads it' }],
       entities: [
         { name: 'parseConfig', kind: 'function', line: 12 },
         { name: 'Config', kind: 'symbol', line: 30 },
@@ -83,28 +83,56 @@ describe('FILE_SUMMARY_REPLY', () => {
 });
 
 describe('toFileSummary', () => {
-  test('chunk numbers become positions; unknown numbers and repeats are dropped', () => {
+  const chunks = [
+    { kind: 'block' as const, startLine: 1, endLine: 1, text: '// three tiny functions' },
+    { kind: 'function' as const, name: 'alpha', startLine: 2, endLine: 2, text: 'function alpha() { return beta(); }' },
+    { kind: 'function' as const, name: 'beta', startLine: 3, endLine: 3, text: 'function beta() { return 1; }' },
+  ];
+
+  test('chunk numbers (from 1) become positions; unknown numbers and repeats are dropped, and the file is flagged', () => {
     const summary = toFileSummary(
       {
         summary: 's',
         chunks: [
-          { index: 3, summary: 'third' },
-          { index: 1, summary: 'first' },
-          { index: 1, summary: 'first again' },
-          { index: 0, summary: 'no such chunk' },
-          { index: 9, summary: 'no such chunk' },
+          { chunk: 3, start_line: -1, summary: 'third' },
+          { chunk: 1, start_line: -1, summary: 'first' },
+          { chunk: 1, start_line: -1, summary: 'first again' },
+          { chunk: 0, start_line: -1, summary: 'no such chunk' },
+          { chunk: 9, start_line: -1, summary: 'no such chunk' },
         ],
-        entities: [{ name: 'a', kind: 'function', line: 2 }],
-        relations: [{ from: 'a', kind: 'calls', to: 'b', line: undefined }],
+        entities: [{ name: 'alpha', kind: 'function', line: 2 }],
+        relations: [{ from: 'alpha', kind: 'calls', to: 'beta', line: undefined }],
       },
-      3,
+      chunks,
+      'src/tiny.ts',
     );
     assert.deepEqual(summary, {
       summary: 's',
       chunks: [{ index: 0, summary: 'first' }, { index: 2, summary: 'third' }],
-      entities: [{ name: 'a', kind: 'function', line: 2 }],
-      relations: [{ from: 'a', kind: 'calls', to: 'b' }],
+      entities: [{ name: 'alpha', kind: 'function', line: 2 }],
+      relations: [{ from: 'alpha', kind: 'calls', to: 'beta' }],
+      notes: ["The summarizer's answer did not match the code: 3 chunk summaries dropped: no chunk matched them for certain."],
     });
     assert.equal('line' in summary.relations[0]!, false);
+  });
+
+  test('an answer that matches the code is taken as it is, with no note', () => {
+    const summary = toFileSummary(
+      {
+        summary: 's',
+        chunks: [
+          { chunk: 1, start_line: 1, summary: 'A comment.' },
+          { chunk: 2, start_line: 2, summary: 'Defines alpha, which calls beta.' },
+          { chunk: 3, start_line: -1, summary: 'beta returns 1.' },
+        ],
+        entities: [{ name: 'beta', kind: 'function', line: 3 }],
+        relations: [{ from: 'alpha', kind: 'calls', to: 'beta', line: 2 }],
+      },
+      chunks,
+      'src/tiny.ts',
+    );
+    assert.deepEqual(summary.chunks.map((c) => c.index), [0, 1, 2]);
+    assert.equal(summary.notes, undefined);
+    assert.deepEqual(summary.relations, [{ from: 'alpha', kind: 'calls', to: 'beta', line: 2 }]);
   });
 });

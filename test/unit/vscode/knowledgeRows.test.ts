@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexedFile } from '../../../src/core/knowledge/types';
 import { entityRow, fileDescription, fileRow, summaryLabel } from '../../../src/vscode/knowledge/knowledgeRows';
+import { SUMMARY_MISMATCH_NOTE } from '../../../src/core/knowledge/types';
 import { relativeTime } from '../../../src/vscode/knowledge/relativeTime';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -38,6 +39,9 @@ test('a file row says its state, chunks and age', () => {
   assert.equal(fileDescription(file({ range: { startLine: 10, endLine: 42 } }), NOW), 'indexed (lines 10-42) · 7 chunks · 2 min ago');
   assert.equal(fileDescription(file({ state: 'metadata', mode: 'metadata', chunkCount: 0, indexedAt: NOW }), NOW), 'metadata only · just now');
   assert.equal(fileDescription(file({ state: 'failed' }), NOW), 'failed · 2 min ago');
+  const corrected = `${SUMMARY_MISMATCH_NOTE}: 8 chunk summaries moved to the chunk they describe (the model numbered the chunks its own way).`;
+  assert.equal(fileDescription(file({ note: corrected }), NOW), 'indexed · 7 chunks · summaries corrected · 2 min ago');
+  assert.equal(fileDescription(file({ note: `no vectors: the server is down; ${corrected}` }), NOW), 'indexed · 7 chunks · summaries corrected · 2 min ago');
 });
 
 test('the tooltip tells how it was indexed and carries the note', () => {
