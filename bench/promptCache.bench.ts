@@ -8,6 +8,7 @@
 // and their ratio. Targets (issue 19): re-read / new ≤ 1.2; wall ≤ 1.5× the minimal loop at 1,000 prompt tokens/s;
 // in 4,096 tokens: re-read ≤ new + compressions × half the window, with fewer than 7 compressions.
 // Speeds: LH_BENCH_PROMPT_TPS (default 1000), LH_BENCH_GEN_TPS (default 60, a 7B model on a mid-range GPU; 0 = free).
+// LH_BENCH_CLI: another build of the CLI to measure (default dist/cli.js).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ import { roughPromptTokens } from '../test/helpers/fakeLlm/script';
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const PROMPT_TPS = Number(process.env.LH_BENCH_PROMPT_TPS ?? 1000);
 const GEN_TPS = Number(process.env.LH_BENCH_GEN_TPS ?? 60);
+/** Another build of the CLI to measure (e.g. an older commit's dist/cli.js, for a before/after). */
+const CLI = process.env.LH_BENCH_CLI ?? 'dist/cli.js';
 
 type Wire = 'openai' | 'ollama';
 type Runner = 'harness' | 'minimal';
@@ -95,7 +98,7 @@ async function measure(wire: Wire, runner: Runner, window?: number): Promise<Res
       outcome = await run(process.execPath, [script, server.url, 'tiny', ws, FILE_TASK]);
     } else {
       const flags = wire === 'openai' ? ['--provider', 'openai', '--base-url', server.url] : ['--provider', 'ollama', '--base-url', server.url, '--num-ctx', String(window ?? 32768)];
-      outcome = await run(process.execPath, ['dist/cli.js', 'run', ...flags, '--model', 'tiny', '--workspace', ws, '--approve', 'all', '--max-rounds', '60', '--json', FILE_TASK]);
+      outcome = await run(process.execPath, [CLI, 'run', ...flags, '--model', 'tiny', '--workspace', ws, '--approve', 'all', '--max-rounds', '60', '--json', FILE_TASK]);
     }
     if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}: ${outcome.stderr.slice(-2000)}`);
     const names = new Set(readdirSync(ws));
