@@ -1,0 +1,107 @@
+// Which paths inside the workspace folders stay read-only in the sandbox: the sensitive files of
+// approval/sensitivePaths.ts (.git, .vscode, CI files, the agents' rules files…) at the top of each folder, so
+// an approved command cannot plant a git hook or an editor task any more than a file tool can without a dialog.
+// A missing one is protected too (the runner puts an empty stand-in there for the command's lifetime), else
+// `mkdir .vscode && echo … > .vscode/tasks.json` would get through.
+// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), nested
+// copies deeper in the tree (the approval gate still asks for the writes it can see), and a sensitive name that
+// is a dangling symbolic link.
+import * as path from 'node:path';
+import type { FileSystemPort, ProtectedPath } from '../ports';
+import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../approval/sensitivePaths';
+import { isInside } from '../tools/workspaceRoots';
+
+/** A literal path a pattern names, as segments, and whether it names a folder ("x/**"). */
+interface Literal {
+  segments: string[];
+  folder: boolean;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+
+/** "/.vscode/**" → [".vscode"], folder; "AGENTS.md" → ["AGENTS.md"]; "*.code-workspace" → undefined (matched by listing). */
+export function literalOf(pattern: string): Literal | undefined {
+  let glob = pattern.trim().replace(/\\/g, '/').replace(/^\/+/, '');
+  const folder = /\/\*\*$/.test(glob);
+  glob = glob.replace(/\/\*\*$/, '').replace(/\/+$/, '');
+  if (glob === '' || GLOB_CHARS.test(glob)) return undefined;
+  const segments = glob.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0 || segments.includes('..')) return undefined;
+  return { segments, folder };
+}
+
+/** The default literal paths (package.json left out: only its command fields are sensitive). */
+const DEFAULT_LITERALS: readonly Literal[] = DEFAULT_SENSITIVE_PATTERNS.filter((p) => !p.onlyCommandFields)
+  .map((p) => literalOf(p.pattern))
+  .filter((l): l is Literal => l !== undefined);
+
+export interface ProtectedPathsInput {
+  /** The workspace folders as they are on disk (links resolved). */
+  folders: readonly string[];
+  fs: FileSystemPort;
+  /** The sensitive-path matcher (defaults plus the user's extra patterns). */
+  sensitive: SensitivePaths;
+  /** The user's extra patterns, for the literal paths among them. */
+  extraPatterns?: readonly string[];
+  /** Paths a sensitive-write dialog allowed for this command: what contains them stays writable. */
+  granted?: readonly string[];
+}
+
+export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const literals = [...DEFAULT_LITERALS, ...(input.extraPatterns ?? []).map(literalOf).filter((l): l is Literal => l !== undefined)];
+  const perFolder = await Promise.all(input.folders.map((folder) => protectedIn(folder, literals, input)));
+  const all = perFolder.flat();
+  // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
+  const granted = (input.granted ?? []).map((g) => path.resolve(g));
+  const kept = all.filter((p) => !granted.some((g) => isInside(p.path, g)));
+  return kept.filter((p, i) => !kept.some((o, j) => j !== i && o.path !== p.path && isInside(o.path, p.path)) && kept.findIndex((o) => o.path === p.path) === i);
+}
+
+async function protectedIn(folder: string, literals: readonly Literal[], input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const { fs } = input;
+  const found: ProtectedPath[] = [];
+  const fromLiterals = await Promise.all(literals.map((l) => protectLiteral(folder, l, fs)));
+  for (const p of fromLiterals) if (p) found.push(p);
+  // Names no literal covers ("*.code-workspace", the user's "**/.env*"): what is at the top of the folder now.
+  const entries = await fs.readDirectory(folder).catch(() => []);
+  for (const entry of entries) {
+    const match = input.sensitive.match(entry.name, true);
+    if (!match || match.onlyCommandFields) continue;
+    const abs = path.join(folder, entry.name);
+    if (entry.kind === 'symlink' && !(await resolves(abs, fs))) continue;
+    found.push({ path: abs, exists: true, kind: entry.kind === 'directory' ? 'directory' : 'file' });
+  }
+  return found;
+}
+
+/** The literal path itself when it exists; else its first missing part, which the command must not create. */
+async function protectLiteral(folder: string, literal: Literal, fs: FileSystemPort): Promise<ProtectedPath | undefined> {
+  let current = folder;
+  for (const [i, segment] of literal.segments.entries()) {
+    const next = path.join(current, segment);
+    const stat = await fs.lstat(next).catch(() => undefined);
+    const last = i === literal.segments.length - 1;
+    if (!stat) return { path: next, exists: false, kind: last && !literal.folder ? 'file' : 'directory' };
+    if (stat.kind === 'symlink') {
+      // A link is protected where it leads (the runner binds through it); one leading nowhere cannot be bound.
+      if (!(await resolves(next, fs))) return undefined;
+      if (last) return { path: next, exists: true, kind: 'file' };
+      const real = await fs.realpath(next);
+      // Led outside the folder: that place is read-only already, and nothing can be put in it.
+      if (!isInside(folder, real)) return undefined;
+      current = next;
+      continue;
+    }
+    if (last) return { path: next, exists: true, kind: stat.kind === 'directory' ? 'directory' : 'file' };
+    if (stat.kind !== 'directory') return { path: next, exists: true, kind: 'file' };
+    current = next;
+  }
+  return undefined;
+}
+
+async function resolves(abs: string, fs: FileSystemPort): Promise<boolean> {
+  return fs.realpath(abs).then(
+    () => true,
+    () => false,
+  );
+}
