@@ -2,7 +2,7 @@
 // Owns a private folder (mode 0700) under the system temp folder: the command's writable temporary folder, the
 // empty stand-ins for missing protected paths, and the policy files a terminal reads. Nothing is probed or
 // created until the first sandboxed command (most sessions never run one).
-import { spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,12 @@ export interface ShellLaunch {
 }
 
 const INSTALL_HINT = 'install the bubblewrap package (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)';
+
+/** Loaded when a sandbox is first tried: a CLI run that runs no command never pays for it. */
+function spawnSync(file: string, args: string[], options: { timeout: number }): SpawnSyncReturns<string> {
+  const { spawnSync: run } = require('node:child_process') as typeof import('node:child_process');
+  return run(file, args, { ...options, encoding: 'utf8' });
+}
 
 /** Stand-ins in use, by path: several commands may run at once, and removing one under a running command unbinds it. */
 const standInUsers = new Map<string, number>();
@@ -114,7 +120,7 @@ export class SandboxLauncher {
     if (this.platform === 'darwin') {
       const binary = '/usr/bin/sandbox-exec';
       if (!existsSync(binary)) return { available: false, kind: 'none', reason: 'sandbox-exec was not found' };
-      const tried = spawnSync(binary, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { encoding: 'utf8', timeout: 10_000 });
+      const tried = spawnSync(binary, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { timeout: 10_000 });
       if (tried.status === 0) return { available: true, kind: 'sandbox-exec', binary };
       return { available: false, kind: 'none', reason: `sandbox-exec does not work here (${firstLine(tried.stderr) || tried.error?.message || `exit code ${tried.status}`})` };
     }
@@ -122,7 +128,6 @@ export class SandboxLauncher {
     const binary = findOnPath('bwrap', this.options.env ?? process.env);
     if (!binary) return { available: false, kind: 'none', reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
     const tried = spawnSync(binary, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--new-session', '--die-with-parent', '/bin/true'], {
-      encoding: 'utf8',
       timeout: 10_000,
     });
     if (tried.status === 0) return { available: true, kind: 'bubblewrap', binary };

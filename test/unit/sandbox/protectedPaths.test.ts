@@ -15,6 +15,7 @@ before(async () => {
   ws = await realpath(await mkdtemp(path.join(tmpdir(), 'lh-protected-')));
   await mkdir(path.join(ws, '.git/hooks'), { recursive: true });
   await mkdir(path.join(ws, '.github/ISSUE_TEMPLATE'), { recursive: true });
+  await mkdir(path.join(ws, '.circleci'));
   await writeFile(path.join(ws, 'package.json'), '{}');
   await writeFile(path.join(ws, 'team.code-workspace'), '{}');
   await writeFile(path.join(ws, '.env.local'), 'A=1');
@@ -26,13 +27,16 @@ after(async () => {
 
 const byPath = (list: Awaited<ReturnType<typeof protectedPaths>>) => new Map(list.map((p) => [path.relative(ws, p.path), p]));
 
-test('existing sensitive paths stay read-only; missing ones are held (a folder or a file, the first missing part only)', async () => {
+test('existing sensitive paths stay read-only; missing ones that act when merely created are held (a folder or a file)', async () => {
   const found = byPath(await protectedPaths({ folders: [ws], fs, sensitive: new SensitivePaths() }));
   assert.deepEqual(found.get('.git'), { path: path.join(ws, '.git'), exists: true, kind: 'directory' });
   assert.deepEqual(found.get('.vscode'), { path: path.join(ws, '.vscode'), exists: false, kind: 'directory' });
   assert.deepEqual(found.get('AGENTS.md'), { path: path.join(ws, 'AGENTS.md'), exists: false, kind: 'file' });
-  assert.deepEqual(found.get('.github/workflows'), { path: path.join(ws, '.github/workflows'), exists: false, kind: 'directory' });
+  assert.deepEqual(found.get('.npmrc'), { path: path.join(ws, '.npmrc'), exists: false, kind: 'file' });
+  // Missing CI files and the like act only once someone pushes: not held (the approval gate still asks for visible writes).
+  for (const notHeld of ['.github/workflows', '.gitlab-ci.yml', '.devcontainer', '.bashrc']) assert.ok(!found.has(notHeld), notHeld);
   assert.deepEqual(found.get('team.code-workspace'), { path: path.join(ws, 'team.code-workspace'), exists: true, kind: 'file' });
+  assert.deepEqual(found.get('.circleci'), { path: path.join(ws, '.circleci'), exists: true, kind: 'directory' });
   // .git covers .git/hooks and .git/config; .github itself and package.json (only its scripts are sensitive) stay writable.
   for (const open of ['.git/hooks', '.git/config', '.github', 'package.json', '.env.local', 'CLAUDE.md']) assert.ok(!found.has(open), open);
 });
