@@ -59,7 +59,8 @@ export async function offerUnconfinedRun(input: EscalationInput): Promise<ToolRe
     id: input.callId,
     name: tool.name,
     approved: decision.approved,
-    ...(decision.approved ? { scope: decision.scope } : { reason: decision.reason }),
+    // The command itself did run (in the sandbox): what was refused is running it again outside.
+    ...(decision.approved ? { scope: decision.scope } : { reason: `not run again without the sandbox (${decision.reason})` }),
   });
   if (!decision.approved) {
     input.denials?.record(tool.name + UNCONFINED, args, []);
