@@ -124,7 +124,7 @@ export class NodeProcessRunner implements ProcessRunner {
   /** bubblewrap or sandbox-exec leads the process group; killing it ends everything in the sandbox. */
   private spawnLaunch(launch: Launch, cwd: string): ChildProcess {
     const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env, ...launch.env };
-    return childProcess!.spawn(launch.file, launch.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    return childProcess!.spawn(launch.file, launch.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', ...(launch.fds ?? [])], detached: true });
   }
 
   private spawnShell(command: string, cwd: string): ChildProcess {

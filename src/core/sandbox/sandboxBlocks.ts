@@ -11,9 +11,12 @@ export interface SandboxBlock {
 
 /** EROFS in the words of sh, coreutils, node, python, git… */
 const WRITE_BLOCKED = /read-only file system|\bEROFS\b/i;
-/** What a program prints when it finds no network (an empty network namespace: only a loopback no one listens on). */
+/**
+ * What a program prints when it finds no network (an empty network namespace: only a loopback no one listens on)
+ * or may not open a unix socket (the seccomp filter).
+ */
 const NETWORK_BLOCKED =
-  /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|could not resolve host|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|failed to resolve|getaddrinfo/i;
+  /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|could not resolve host|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|failed to resolve|getaddrinfo|connect EPERM|socket.*operation not permitted|operation not permitted.*socket/i;
 
 /** What creating a name fails with when a read-only stand-in already holds it (mkdir, a file inside it…). */
 const STAND_IN_BLOCKED = /file exists|\bEEXIST\b|not a directory|\bENOTDIR\b|is a directory|\bEISDIR\b/i;

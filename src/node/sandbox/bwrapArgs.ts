@@ -4,8 +4,8 @@
 // writable binds of the workspace folders and a private temporary folder; sensitive paths inside them are bound
 // read-only on top (a missing one gets an empty read-only stand-in, so it cannot be created). Its own PID
 // namespace means that when the shell ends, or bubblewrap is killed (timeout, Stop, Ctrl+C), every process it
-// started ends too. Without network it gets its own network namespace (only a loopback nobody listens on), and
-// the daemons' sockets under /run are hidden.
+// started ends too. Without network it gets its own network namespace (only a loopback nobody listens on), the
+// daemons' sockets under /run are hidden, and a seccomp filter refuses unix sockets wherever their files are.
 import type { SandboxPolicy } from '../../core/ports';
 
 export interface BwrapPaths {
@@ -16,6 +16,8 @@ export interface BwrapPaths {
   emptyDir: string;
   /** Folders hidden behind an empty tmpfs when there is no network (daemon sockets: /run, /tmp/.X11-unix…). */
   socketDirs?: readonly string[];
+  /** Without network: the descriptor the unix-socket seccomp filter is read from (seccompFilter.ts). */
+  seccompFd?: number;
 }
 
 export function bwrapArgs(policy: SandboxPolicy, paths: BwrapPaths, cwd: string): string[] {
@@ -24,6 +26,7 @@ export function bwrapArgs(policy: SandboxPolicy, paths: BwrapPaths, cwd: string)
     args.push('--unshare-net');
     // Before the writable binds, so a workspace under one of these folders is bound again on top.
     for (const dir of paths.socketDirs ?? []) args.push('--tmpfs', dir);
+    if (paths.seccompFd !== undefined) args.push('--seccomp', String(paths.seccompFd));
   }
   // Outer folders first: a nested one is bound again on top of its parent.
   const writable = [...new Set([...policy.writable, paths.tmp])].sort((a, b) => a.length - b.length);

@@ -3,12 +3,13 @@
 // empty stand-ins for missing protected paths, and the policy files a terminal reads. Nothing is probed or
 // created until the first sandboxed command (most sessions never run one).
 import type { SpawnSyncReturns } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, realpathSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProtectedPath, SandboxPolicy, SandboxSupport } from '../../core/ports';
 import { bwrapArgs } from './bwrapArgs';
 import { seatbeltProfile } from './seatbeltProfile';
+import { unixSocketFilter } from './seccompFilter';
 
 export interface SandboxLauncherOptions {
   platform?: NodeJS.Platform;
@@ -24,6 +25,8 @@ export interface Launch {
   args: string[];
   /** Environment on top of the runner's (bubblewrap sets TMPDIR itself). */
   env?: Record<string, string>;
+  /** Descriptors the child gets from 3 on (the seccomp filter); closed by release(). */
+  fds?: number[];
   /** Removes the stand-ins this command needed once no other running command needs them. */
   release(): void;
 }
@@ -48,7 +51,7 @@ const standInUsers = new Map<string, number>();
 export class SandboxLauncher {
   private readonly platform: NodeJS.Platform;
   private supportCache: (SandboxSupport & { binary?: string }) | undefined;
-  private state: { dir: string; tmp: string; emptyFile: string; emptyDir: string } | undefined;
+  private state: { dir: string; tmp: string; emptyFile: string; emptyDir: string; seccomp?: string } | undefined;
   private policyFiles = 0;
 
   constructor(private readonly options: SandboxLauncherOptions = {}) {
@@ -88,7 +91,14 @@ export class SandboxLauncher {
     if (this.platform === 'darwin') {
       return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { TMPDIR: state.tmp }, release };
     }
-    return { file: binary, args: [...bwrapArgs(policy, { ...state, socketDirs: this.socketDirs() }, cwd), '/bin/sh', '-c', command], release };
+    const filter = policy.network ? undefined : state.seccomp;
+    const fd = filter ? openSync(filter, 'r') : undefined;
+    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), ...(fd !== undefined && { seccompFd: 3 }) }, cwd);
+    const done = () => {
+      if (fd !== undefined) closeSync(fd);
+      release();
+    };
+    return { file: binary, args: [...args, '/bin/sh', '-c', command], ...(fd !== undefined && { fds: [fd] }), release: once(done) };
   }
 
   /** For a terminal: `bwrap --args 3 /bin/sh -c '…' 3<'policy file'`, so the line shows the command, not 40 binds. */
@@ -102,10 +112,12 @@ export class SandboxLauncher {
       const release = this.hold(policy.readOnly, file);
       return { line: `TMPDIR=${shellQuote(state.tmp)} ${shellQuote(binary)} -f ${shellQuote(file)} /bin/sh -c ${shellQuote(command)}`, release };
     }
-    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs() }, cwd);
+    const filter = policy.network ? undefined : state.seccomp;
+    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), ...(filter && { seccompFd: 4 }) }, cwd);
     writeFileSync(file, args.map((a) => a + '\0').join(''), { mode: 0o600 });
     const release = this.hold(policy.readOnly, file);
-    return { line: `${shellQuote(binary)} --args 3 /bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}`, release };
+    const seccomp = filter ? ` 4<${shellQuote(filter)}` : '';
+    return { line: `${shellQuote(binary)} --args 3 /bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
   }
 
   /** Removes the private folder (the temporary files of the commands with it). */
@@ -145,7 +157,10 @@ export class SandboxLauncher {
     mkdirSync(tmp, { mode: 0o700 });
     mkdirSync(emptyDir, { mode: 0o500 });
     writeFileSync(emptyFile, '', { mode: 0o400 });
-    this.state = { dir, tmp, emptyDir, emptyFile };
+    const filter = this.platform === 'linux' ? unixSocketFilter() : undefined;
+    const seccomp = filter ? path.join(dir, 'unix-sockets.bpf') : undefined;
+    if (seccomp) writeFileSync(seccomp, filter!, { mode: 0o400 });
+    this.state = { dir, tmp, emptyDir, emptyFile, ...(seccomp && { seccomp }) };
     return this.state;
   }
 
@@ -212,6 +227,15 @@ function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
     }
   }
   return undefined;
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
 }
 
 function firstLine(text: string | undefined): string {

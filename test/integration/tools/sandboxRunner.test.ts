@@ -78,7 +78,8 @@ test('stand-ins for missing protected paths are there while the command runs and
 
 test('the terminal form: the line a shell runs confines the same way, and its policy file is removed after', () => {
   const launch = launcher.shellLine(`echo in > inside.txt; echo out > ../outside.txt; echo hook > .git/hook; echo "$TMPDIR"`, policy(), ws);
-  assert.match(launch.line, /^\/\S*bwrap --args 3 \/bin\/sh -c '.*' 3<\S+policy-\d+$/);
+  // The policy on descriptor 3, and without network the unix-socket filter on 4.
+  assert.match(launch.line, /^\/\S*bwrap --args 3 \/bin\/sh -c '.*' 3<\S+policy-\d+ 4<\S+unix-sockets\.bpf$/);
   const shell = spawnSync('bash', ['-c', `cd '${ws}' && ${launch.line}`], { encoding: 'utf8' });
   launch.release();
   assert.equal(readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'in\n');

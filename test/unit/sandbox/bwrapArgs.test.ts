@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { bwrapArgs } from '../../../src/node/sandbox/bwrapArgs';
 import { seatbeltProfile } from '../../../src/node/sandbox/seatbeltProfile';
 import { shellQuote } from '../../../src/node/sandbox/sandboxLauncher';
+import { unixSocketFilter } from '../../../src/node/sandbox/seccompFilter';
 import type { SandboxPolicy } from '../../../src/core/ports';
 
 const PATHS = { tmp: '/t/sbx/tmp', emptyFile: '/t/sbx/empty', emptyDir: '/t/sbx/empty.d', socketDirs: ['/run', '/tmp/.X11-unix'] };
@@ -21,7 +22,7 @@ const POLICY: SandboxPolicy = {
 
 /** Each option with its operands, in order: ["--bind /a /a", …]. */
 function mounts(args: string[]): string[] {
-  const arity: Record<string, number> = { '--ro-bind': 2, '--bind': 2, '--tmpfs': 1, '--dev': 1, '--proc': 1, '--setenv': 2, '--chdir': 1 };
+  const arity: Record<string, number> = { '--ro-bind': 2, '--bind': 2, '--tmpfs': 1, '--dev': 1, '--proc': 1, '--setenv': 2, '--chdir': 1, '--seccomp': 1 };
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const n = arity[args[i]!] ?? 0;
@@ -38,6 +39,7 @@ test('without network: the whole disk read-only, new /dev and /proc, own PID, IP
   // Daemon sockets are hidden before the writable binds, so a workspace under /run is bound again on top.
   assert.ok(m.indexOf('--tmpfs /run') < m.indexOf('--bind /w/app /w/app'));
   assert.ok(m.includes('--tmpfs /tmp/.X11-unix'));
+  assert.ok(mounts(bwrapArgs(POLICY, { ...PATHS, seccompFd: 3 }, '/w/app')).includes('--seccomp 3'));
   assert.deepEqual(m.slice(-2), ['--setenv TMPDIR /t/sbx/tmp', '--chdir /w/app/src']);
 });
 
@@ -55,9 +57,10 @@ test('writable folders outer first, the private temp folder too; protected paths
 });
 
 test('with network: no network namespace and the sockets stay where they are', () => {
-  const args = bwrapArgs({ ...POLICY, network: true }, PATHS, '/w/app');
+  const args = bwrapArgs({ ...POLICY, network: true }, { ...PATHS, seccompFd: 3 }, '/w/app');
   assert.ok(!args.includes('--unshare-net'));
   assert.ok(!args.includes('--tmpfs'));
+  assert.ok(!args.includes('--seccomp'));
 });
 
 test('the Seatbelt profile: writes denied, then allowed in the workspace and temp folder, then denied on protected paths; no network', () => {
@@ -74,4 +77,19 @@ test('the Seatbelt profile: writes denied, then allowed in the workspace and tem
 test('shell quoting for the terminal line survives quotes, spaces and $', () => {
   assert.equal(shellQuote('/usr/bin/bwrap'), '/usr/bin/bwrap');
   assert.equal(shellQuote(`echo 'a b' $HOME`), `'echo '\\''a b'\\'' $HOME'`);
+});
+
+test('the seccomp filter: native architecture only, socket(AF_UNIX) refused with EPERM, everything else allowed', () => {
+  const decode = (b: Buffer) => Array.from({ length: b.length / 8 }, (_, i) => [b.readUInt16LE(i * 8), b[i * 8 + 2], b[i * 8 + 3], b.readUInt32LE(i * 8 + 4)]);
+  const x64 = decode(unixSocketFilter('x64')!);
+  assert.deepEqual(x64[0], [0x20, 0, 0, 4]); // load the architecture
+  assert.deepEqual(x64[1], [0x15, 1, 0, 0xc000003e]); // x86_64, else…
+  assert.deepEqual(x64[2], [0x06, 0, 0, 0x00050001]); // …refuse (EPERM)
+  assert.deepEqual(x64[4], [0x45, 4, 0, 0x40000000]); // x32 calls refused
+  assert.deepEqual(x64[5], [0x15, 0, 2, 41]); // socket(2)…
+  assert.deepEqual(x64[7], [0x15, 1, 0, 1]); // …with AF_UNIX
+  assert.deepEqual(x64[8], [0x06, 0, 0, 0x7fff0000]); // allow
+  assert.deepEqual(x64[9], [0x06, 0, 0, 0x00050001]); // refuse
+  assert.deepEqual(decode(unixSocketFilter('arm64')!)[5], [0x15, 0, 2, 198]);
+  assert.equal(unixSocketFilter('ia32'), undefined);
 });
