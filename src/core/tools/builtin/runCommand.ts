@@ -1,9 +1,10 @@
-// run_command: a shell command through the ProcessRunner, in a workspace directory, with a timeout and capped output.
+// run_command: a shell command through the ProcessRunner, in a workspace directory, with a timeout and capped output,
+// in the command sandbox when there is one (core/sandbox): the policy goes to the runner, and output showing that
+// the sandbox blocked something is said plainly to the model, with the offer to run it once without (the executor).
 import { z } from 'zod';
-import { defineTool, fail, ok, type ToolContext } from '../tool';
+import { defineTool, fail, ok, type ApprovalDescription, type ToolContext } from '../tool';
 import { errorMessage, fsErrorMessage, lenientNumber, resolvePath, type ResolvedPath } from './common';
 import { ToolInputError } from './fileChange';
-import type { ApprovalDescription } from '../tool';
 import type { SandboxPolicy } from '../../ports';
 import { describeBlocks, sandboxBlocks, sandboxNote } from '../../sandbox/sandboxBlocks';
 
