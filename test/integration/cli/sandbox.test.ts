@@ -222,6 +222,19 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(listener.connections, connectionsBefore + 1);
     });
 
+    test('a sensitive write the user allowed (here --allow-sensitive) may write that file; one the gate could not see stays blocked', async () => {
+      const { ws } = workspace();
+      const commands = [`printf '# allowed\\n' >> .git/config`, `node -e "require('fs').appendFileSync('.git/config', '# hidden')"`];
+      const server = await start(commands, 'sensitive-grant');
+      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--allow-sensitive', '--json', 'configure git'], { cwd: ws });
+      assert.equal(run.code, 0, run.stderr);
+      const [visible, hidden] = commandResults(run);
+      assert.equal(visible!.ok, true, visible!.content);
+      assert.equal(hidden!.ok, false, hidden!.content);
+      assert.match(hidden!.content, /EROFS[\s\S]*\[Sandbox: /);
+      assert.equal(readFileSync(path.join(ws, '.git/config'), 'utf8'), '[core]\n\tbare = false\n# allowed\n');
+    });
+
     test('without bubblewrap: one notice at the start, and no command runs silently, not even under --approve all', async () => {
       const { root, ws } = workspace();
       const commands = ['echo ok > a.txt', 'echo pwned > ../x.txt'];
