@@ -181,6 +181,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
         'allow-network-for': { type: 'string', multiple: true },
+        'sandbox-write': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -238,7 +239,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     approve,
     allowSensitive,
     allowSampling,
-    sandbox: sandboxFlags(values.sandbox, values['allow-network'], values['allow-network-for']),
+    sandbox: sandboxFlags(values.sandbox, values['allow-network'], values['allow-network-for'], values['sandbox-write'], cwd),
     json: !!values.json,
     firstByteTimeoutMs: timeoutSeconds * 1000,
     fallbackModels: values['fallback-model'] ?? [],
@@ -297,7 +298,7 @@ function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

@@ -7,7 +7,7 @@ export const USAGE = `Usage:
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
-                   [--allow-network-for PREFIX]... "TASK"
+                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
   localharness sessions [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
@@ -54,6 +54,8 @@ Options:
                   even --approve all runs one); auto then follows --approve; off never uses the sandbox
   --allow-network let every sandboxed command use the network
   --allow-network-for  let commands starting with PREFIX use the network (repeatable, e.g. "npm install")
+  --sandbox-write let sandboxed commands write DIR too (repeatable), e.g. a package cache: ~/.cargo. npm's
+                  cache and Go's build cache go to the private temporary folder unless opened this way
   --resume        with --session and the planner flags: continue that session's planned run, cut off by
                   Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 

@@ -34,6 +34,7 @@ export const USER_ONLY_KEYS = [
   'sandbox.mode',
   'sandbox.network',
   'sandbox.networkCommands',
+  'sandbox.writablePaths',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */

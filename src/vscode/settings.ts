@@ -6,6 +6,7 @@ import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { parseRules } from './approval/rules';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/settings';
 import { parseContextSettings, type ContextSettingsInput } from '../core/context/settings';
+import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
@@ -207,7 +208,12 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     reindexOnSave,
     indexEmbeddingModel: str('index.embeddingModel', d.indexEmbeddingModel) || embeddingModel,
     orchestrator,
-    sandbox: parseSandboxSettings({ mode: get('sandbox.mode'), network: get('sandbox.network'), networkCommands: get('sandbox.networkCommands') }, problems),
+    sandbox: parseSandboxSettings(
+      { mode: get('sandbox.mode'), network: get('sandbox.network'), networkCommands: get('sandbox.networkCommands'), writablePaths: get('sandbox.writablePaths') },
+      problems,
+      undefined,
+      homedir(),
+    ),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {

@@ -73,15 +73,20 @@ export class CommandSandbox implements CommandSandboxPort {
   async policy(command: string, roots: WorkspaceRoots, fs: FileSystemPort, grant: SandboxGrant = {}): Promise<SandboxPolicy> {
     // Binds go by the real location: a workspace reached through a link is written where it really is.
     const folders = await Promise.all(roots.folders.map((f) => fs.realpath(f.path).catch(() => f.path)));
+    // The user's extra writable folders that exist (a missing one cannot be bound).
+    const others = (await Promise.all(this.settings().writablePaths.map((p) => fs.realpath(p).catch(() => undefined)))).filter(
+      (p): p is string => p !== undefined && !folders.includes(p),
+    );
     const extra = this.options.extraPatterns?.() ?? [];
     const readOnly = await protectedPaths({
       folders,
+      otherFolders: others,
       fs,
       sensitive: this.sensitivePaths(extra),
       extraPatterns: extra,
       granted: await Promise.all((grant.writable ?? []).map((p) => realOrSelf(p, fs))),
     });
-    return { writable: folders, readOnly, network: !!grant.network || this.networkFor(command) };
+    return { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command) };
   }
 
   /** The runner's answer; the first "unavailable" while the sandbox is wanted is told once. */

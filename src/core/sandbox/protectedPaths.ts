@@ -50,6 +50,8 @@ const DEFAULT_LITERALS: readonly Literal[] = DEFAULT_SENSITIVE_PATTERNS.filter((
 export interface ProtectedPathsInput {
   /** The workspace folders as they are on disk (links resolved). */
   folders: readonly string[];
+  /** Other writable folders (a package cache the user opened): their sensitive files are protected, none held. */
+  otherFolders?: readonly string[];
   fs: FileSystemPort;
   /** The sensitive-path matcher (defaults plus the user's extra patterns). */
   sensitive: SensitivePaths;
@@ -62,7 +64,11 @@ export interface ProtectedPathsInput {
 export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
   const extra = (input.extraPatterns ?? []).map(literalOf).filter((l): l is Literal => l !== undefined);
   const literals = [...DEFAULT_LITERALS, ...extra.map((l) => ({ ...l, hold: true }))];
-  const perFolder = await Promise.all(input.folders.map((folder) => protectedIn(folder, literals, input)));
+  const unheld = literals.map((l) => ({ ...l, hold: false }));
+  const perFolder = await Promise.all([
+    ...input.folders.map((folder) => protectedIn(folder, literals, input)),
+    ...(input.otherFolders ?? []).map((folder) => protectedIn(folder, unheld, input)),
+  ]);
   const all = perFolder.flat();
   // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
   const granted = (input.granted ?? []).map((g) => path.resolve(g));

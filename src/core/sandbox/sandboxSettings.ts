@@ -15,12 +15,24 @@ export interface SandboxSettings {
   network: boolean;
   /** Commands starting with one of these (word-aware, never a chained command) may use the network. */
   networkCommands: string[];
+  /** More folders commands may write (absolute; a package cache such as ~/.npm or ~/.cargo). */
+  writablePaths: string[];
 }
 
-export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { mode: 'required', network: false, networkCommands: [] };
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { mode: 'required', network: false, networkCommands: [], writablePaths: [] };
 
-/** Raw values as a host read them; anything malformed is reported in `problems` and replaced by the default. */
-export function parseSandboxSettings(raw: { mode?: unknown; network?: unknown; networkCommands?: unknown }, problems: string[], prefix = 'localharness.sandbox.'): SandboxSettings {
+export interface RawSandboxSettings {
+  mode?: unknown;
+  network?: unknown;
+  networkCommands?: unknown;
+  writablePaths?: unknown;
+}
+
+/**
+ * Raw values as a host read them; anything malformed is reported in `problems` and replaced by the default.
+ * `home` expands a leading "~/" in writablePaths; a path that is still not absolute is left out.
+ */
+export function parseSandboxSettings(raw: RawSandboxSettings, problems: string[], prefix = 'localharness.sandbox.', home?: string): SandboxSettings {
   const d = DEFAULT_SANDBOX_SETTINGS;
   let mode = d.mode;
   if (SANDBOX_MODES.includes(raw.mode as SandboxMode)) mode = raw.mode as SandboxMode;
@@ -36,5 +48,19 @@ export function parseSandboxSettings(raw: { mode?: unknown; network?: unknown; n
   } else if (raw.networkCommands !== undefined && raw.networkCommands !== null) {
     problems.push(`${prefix}networkCommands should be a list of command prefixes such as ["npm install"]; ignored.`);
   }
-  return { mode, network, networkCommands };
+  const writablePaths: string[] = [];
+  if (Array.isArray(raw.writablePaths)) {
+    for (const entry of raw.writablePaths) {
+      const expanded = typeof entry === 'string' && home !== undefined ? entry.trim().replace(/^~(?=$|[\\/])/, home) : entry;
+      if (typeof expanded === 'string' && isAbsolute(expanded)) writablePaths.push(expanded.replace(/[\\/]+$/, '') || '/');
+      else problems.push(`${prefix}writablePaths: ignored ${JSON.stringify(entry)} (use an absolute path or ~/…).`);
+    }
+  } else if (raw.writablePaths !== undefined && raw.writablePaths !== null) {
+    problems.push(`${prefix}writablePaths should be a list of folders such as ["~/.npm"]; ignored.`);
+  }
+  return { mode, network, networkCommands, writablePaths: [...new Set(writablePaths)] };
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
 }

@@ -18,6 +18,8 @@ export interface BwrapPaths {
   socketDirs?: readonly string[];
   /** Without network: the descriptor the unix-socket seccomp filter is read from (seccompFilter.ts). */
   seccompFd?: number;
+  /** More environment inside (package caches sent to the temporary folder). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export function bwrapArgs(policy: SandboxPolicy, paths: BwrapPaths, cwd: string): string[] {
@@ -36,6 +38,7 @@ export function bwrapArgs(policy: SandboxPolicy, paths: BwrapPaths, cwd: string)
     const source = p.exists ? p.path : p.kind === 'directory' ? paths.emptyDir : paths.emptyFile;
     args.push('--ro-bind', source, p.path);
   }
+  for (const [name, value] of Object.entries(paths.env ?? {})) args.push('--setenv', name, value);
   args.push('--setenv', 'TMPDIR', paths.tmp, '--chdir', cwd);
   return args;
 }

@@ -89,11 +89,11 @@ export class SandboxLauncher {
     const state = this.ensureState();
     const release = this.hold(policy.readOnly);
     if (this.platform === 'darwin') {
-      return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { TMPDIR: state.tmp }, release };
+      return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }, release };
     }
     const filter = policy.network ? undefined : state.seccomp;
     const fd = filter ? openSync(filter, 'r') : undefined;
-    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), ...(fd !== undefined && { seccompFd: 3 }) }, cwd);
+    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), env: this.cacheEnv(policy, state.tmp), ...(fd !== undefined && { seccompFd: 3 }) }, cwd);
     const done = () => {
       if (fd !== undefined) closeSync(fd);
       release();
@@ -110,10 +110,11 @@ export class SandboxLauncher {
     if (this.platform === 'darwin') {
       writeFileSync(file, seatbeltProfile(policy, state.tmp), { mode: 0o600 });
       const release = this.hold(policy.readOnly, file);
-      return { line: `TMPDIR=${shellQuote(state.tmp)} ${shellQuote(binary)} -f ${shellQuote(file)} /bin/sh -c ${shellQuote(command)}`, release };
+      const env = Object.entries({ ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }).map(([k, v]) => `${k}=${shellQuote(v)} `);
+      return { line: `${env.join('')}${shellQuote(binary)} -f ${shellQuote(file)} /bin/sh -c ${shellQuote(command)}`, release };
     }
     const filter = policy.network ? undefined : state.seccomp;
-    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), ...(filter && { seccompFd: 4 }) }, cwd);
+    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), env: this.cacheEnv(policy, state.tmp), ...(filter && { seccompFd: 4 }) }, cwd);
     writeFileSync(file, args.map((a) => a + '\0').join(''), { mode: 0o600 });
     const release = this.hold(policy.readOnly, file);
     const seccomp = filter ? ` 4<${shellQuote(filter)}` : '';
@@ -162,6 +163,25 @@ export class SandboxLauncher {
     if (seccomp) writeFileSync(seccomp, filter!, { mode: 0o400 });
     this.state = { dir, tmp, emptyDir, emptyFile, ...(seccomp && { seccomp }) };
     return this.state;
+  }
+
+  /**
+   * Package caches the command may not write (npm's, Go's build cache) go to the private temporary folder, so
+   * `npm install` (with the network) and `go test` work; the user can open the real ones with writablePaths.
+   */
+  private cacheEnv(policy: SandboxPolicy, tmp: string): Record<string, string> {
+    const env = this.options.env ?? process.env;
+    const home = os.homedir();
+    const writable = (dir: string) => policy.writable.some((w) => dir === w || dir.startsWith(w.endsWith(path.sep) ? w : w + path.sep));
+    const out: Record<string, string> = {};
+    const npm = env.npm_config_cache ?? env.NPM_CONFIG_CACHE ?? path.join(home, '.npm');
+    if (!writable(npm)) {
+      out.npm_config_cache = path.join(tmp, 'npm-cache');
+      if (env.NPM_CONFIG_CACHE !== undefined) out.NPM_CONFIG_CACHE = out.npm_config_cache;
+    }
+    const userCache = this.platform === 'darwin' ? path.join(home, 'Library/Caches') : (env.XDG_CACHE_HOME ?? path.join(home, '.cache'));
+    if (!writable(env.GOCACHE ?? path.join(userCache, 'go-build'))) out.GOCACHE = path.join(tmp, 'go-build');
+    return out;
   }
 
   /** Daemon sockets a command without network must not reach (docker, D-Bus, X11, ssh-agent…), where they exist. */

@@ -235,6 +235,22 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(readFileSync(path.join(ws, '.git/config'), 'utf8'), '[core]\n\tbare = false\n# allowed\n');
     });
 
+    test('--sandbox-write opens one more folder (a package cache); npm\u2019s own cache goes to the private temporary folder', async () => {
+      const { root, ws } = workspace();
+      const cache = path.join(root, 'cache');
+      mkdirSync(cache);
+      const commands = [`echo cached > '${cache}/entry'`, 'echo "$npm_config_cache"', 'echo nope > ../next.txt'];
+      const server = await start(commands, 'sandbox-write');
+      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--sandbox-write', cache, '--json', 'cache'], { cwd: ws });
+      assert.equal(run.code, 0, run.stderr);
+      const [write, npmCache, outside] = commandResults(run);
+      assert.equal(write!.ok, true, write!.content);
+      assert.equal(readFileSync(path.join(cache, 'entry'), 'utf8'), 'cached\n');
+      assert.match(npmCache!.content, /\/localharness-sandbox-\w+\/tmp\/npm-cache$/m);
+      assert.equal(outside!.ok, false);
+      assert.equal(readFileSync(path.join(root, 'next.txt'), 'utf8'), 'next to the workspace\n');
+    });
+
     test('without bubblewrap: one notice at the start, and no command runs silently, not even under --approve all', async () => {
       const { root, ws } = workspace();
       const commands = ['echo ok > a.txt', 'echo pwned > ../x.txt'];

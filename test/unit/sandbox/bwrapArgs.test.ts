@@ -41,6 +41,8 @@ test('without network: the whole disk read-only, new /dev and /proc, own PID, IP
   assert.ok(m.includes('--tmpfs /tmp/.X11-unix'));
   assert.ok(mounts(bwrapArgs(POLICY, { ...PATHS, seccompFd: 3 }, '/w/app')).includes('--seccomp 3'));
   assert.deepEqual(m.slice(-2), ['--setenv TMPDIR /t/sbx/tmp', '--chdir /w/app/src']);
+  const withEnv = mounts(bwrapArgs(POLICY, { ...PATHS, env: { npm_config_cache: '/t/sbx/tmp/npm-cache' } }, '/w/app'));
+  assert.deepEqual(withEnv.slice(-3), ['--setenv npm_config_cache /t/sbx/tmp/npm-cache', '--setenv TMPDIR /t/sbx/tmp', '--chdir /w/app']);
 });
 
 test('writable folders outer first, the private temp folder too; protected paths after them, missing ones held by empty stand-ins', () => {

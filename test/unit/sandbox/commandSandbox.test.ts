@@ -11,7 +11,7 @@ const MISSING: SandboxSupport = { available: false, kind: 'none', reason: 'bubbl
 const THERE: SandboxSupport = { available: true, kind: 'bubblewrap' };
 
 function sandbox(settings: Partial<SandboxSettings>, support: SandboxSupport, notices: string[] = []) {
-  const s: SandboxSettings = { mode: 'required', network: false, networkCommands: [], ...settings };
+  const s: SandboxSettings = { mode: 'required', network: false, networkCommands: [], writablePaths: [], ...settings };
   return new CommandSandbox({ settings: () => s, support: () => support, hints: HINTS, onNotice: (m) => notices.push(m) });
 }
 
@@ -53,9 +53,10 @@ test('auto without a sandbox runs commands under the usual rules; off never ment
 
 test('settings: bad values are reported and replaced by the safe defaults', () => {
   const problems: string[] = [];
-  const s = parseSandboxSettings({ mode: 'sometimes', network: 'yes', networkCommands: ['npm  install', '', 3] }, problems);
-  assert.deepEqual(s, { mode: 'required', network: false, networkCommands: ['npm install'] });
-  assert.equal(problems.length, 3);
+  const s = parseSandboxSettings({ mode: 'sometimes', network: 'yes', networkCommands: ['npm  install', '', 3], writablePaths: ['~/.npm', 'relative/cache', '/opt/cache/'] }, problems, undefined, '/home/me');
+  assert.deepEqual(s, { mode: 'required', network: false, networkCommands: ['npm install'], writablePaths: ['/home/me/.npm', '/opt/cache'] });
+  assert.equal(problems.length, 4);
+  assert.match(problems[3]!, /writablePaths: ignored "relative\/cache"/);
 });
 
 const POLICY: SandboxPolicy = { writable: ['/w'], readOnly: [{ path: '/w/.vscode', exists: false, kind: 'directory' }], network: false };
