@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 // The order the README reports them in; benches added later run after these, alphabetically.
-const ORDER = ['overhead', 'persistence', 'compression', 'tokens', 'toolFilter'];
+const ORDER = ['overhead', 'persistence', 'compression', 'tokens', 'toolFilter', 'sandbox'];
 
 const available = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))

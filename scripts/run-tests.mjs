@@ -27,6 +27,15 @@ function walk(dir) {
   return out;
 }
 
+// run_command runs in bubblewrap by default: the integration and e2e tests need it (unit tests do not).
+if (selected.some((s) => s !== 'unit')) {
+  const sandbox = spawnSync('bash', ['scripts/setup-sandbox.sh'], { stdio: 'inherit' });
+  if (sandbox.status !== 0) {
+    console.error('sandbox setup failed');
+    process.exit(1);
+  }
+}
+
 let failed = false;
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const tapDir = mkdtempSync(join(tmpdir(), 'lh-tap-'));

@@ -80,8 +80,8 @@ export function activate(context: vscode.ExtensionContext): void {
       get: (key) => context.globalState.get<string>(`localharness.calibration.${key}`),
       set: async (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
     },
-    createRunner: (fallback) => {
-      const runner = new VsCodeTerminalRunner({ fallback, log });
+    createRunner: (fallback, sandbox) => {
+      const runner = new VsCodeTerminalRunner({ fallback, sandbox, log });
       sub.push(runner);
       return runner;
     },

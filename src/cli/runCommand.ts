@@ -11,7 +11,6 @@ import { ToolRegistry } from '../core/tools/registry';
 import { WorkspaceRoots } from '../core/tools/workspaceRoots';
 import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { NodeFileSystem } from '../node/nodeFileSystem';
-import { NodeProcessRunner } from '../node/nodeProcessRunner';
 import { createProvider } from '../providers/index';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
@@ -24,6 +23,7 @@ import { autoApproved, UsageError, type RunOptions } from './args';
 import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
+import { createCliSandbox } from './cliSandbox';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -146,6 +146,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ),
   });
 
+  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
   const session = new AgentSession({
     provider,
     model,
@@ -154,7 +155,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     tracker,
     roots,
     fs,
-    runner: new NodeProcessRunner(),
+    runner: confined.runner,
+    sandbox: confined.sandbox,
     bus,
     systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
     maxRounds: options.maxRounds,
@@ -207,6 +209,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();
   } finally {
+    confined.dispose();
     await mcp?.dispose();
     await stored?.close();
   }

@@ -1,5 +1,6 @@
 // Asks for approval on the terminal. Without a TTY nobody can answer, so the gate gets no asker (fails closed).
-// A change to a sensitive file shows the warning first and can only be allowed once.
+// A change to a sensitive file, or a command without the sandbox, shows the warning first and can only be allowed once;
+// a sandboxed command without network may be allowed the network for this one run.
 import type { Interface } from 'node:readline';
 import type { ApprovalAsker } from '../core/approval/gate';
 
@@ -10,20 +11,28 @@ export function ttyApprovalAsker(input: NodeJS.ReadStream, output: NodeJS.WriteS
     import('node:readline').then(({ createInterface }) => new Promise((resolve) => {
       if (signal.aborted) return resolve({ approved: false, reason: 'denied by the user' });
       const rl: Interface = createInterface({ input, output });
-      const sensitive = !!request.description.sensitive;
-      const finish = (approved: boolean, session = false) => {
+      // Asked every time: a sensitive change, or a command without the sandbox. Only "once" can be answered.
+      const onceOnly = !!request.description.sensitive || !!request.description.unsandboxed;
+      const network = !!request.description.networkOffer;
+      const finish = (approved: boolean, session = false, withNetwork = false) => {
         rl.close();
-        resolve(approved ? { approved: true, scope: session && !sensitive ? 'session' : 'once' } : { approved: false, reason: 'denied by the user' });
+        if (!approved) return resolve({ approved: false, reason: 'denied by the user' });
+        resolve(withNetwork ? { approved: true, scope: 'once', network: true } : { approved: true, scope: session && !onceOnly ? 'session' : 'once' });
       };
       signal.addEventListener('abort', () => finish(false), { once: true });
       // The description's detail already starts with the sensitive-file warning; make it stand out on a colour terminal.
-      const detail = sensitive && output.isTTY ? request.description.detail.replace(/^(.*)/, '\x1b[1;33m$1\x1b[0m') : request.description.detail;
+      const detail = onceOnly && output.isTTY ? request.description.detail.replace(/^(.*)/, '\x1b[1;33m$1\x1b[0m') : request.description.detail;
       output.write(`\n${request.description.title}\n${detail}\n`);
-      const prompt = sensitive ? 'Allow this change once? [y]es / [N]o: ' : 'Allow? [y]es / [s]ession / [N]o: ';
+      const prompt = request.description.unsandboxed
+        ? 'Run it without the sandbox, once? [y]es / [N]o: '
+        : onceOnly
+          ? 'Allow this change once? [y]es / [N]o: '
+          : `Allow? [y]es / [s]ession${network ? ' / [w]ith network, once' : ''} / [N]o: `;
       rl.question(prompt, (answer) => {
         const a = answer.trim().toLowerCase();
-        const yes = a === 'y' || a === 'yes' || (!sensitive && (a === 's' || a === 'session'));
-        finish(yes, a === 's' || a === 'session');
+        const withNetwork = network && !onceOnly && (a === 'w' || a === 'with network');
+        const yes = a === 'y' || a === 'yes' || withNetwork || (!onceOnly && (a === 's' || a === 'session'));
+        finish(yes, a === 's' || a === 'session', withNetwork);
       });
     }));
 }

@@ -30,6 +30,40 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Cap on captured output characters; the runner keeps head and tail. */
   maxOutputChars: number;
+  /**
+   * Run the command in the OS sandbox with this policy. A runner that cannot must refuse (throw), never run
+   * the command unconfined: only an absent policy means "no sandbox".
+   */
+  sandbox?: SandboxPolicy;
+}
+
+/** What a sandboxed command may change and reach. Reading stays as the user's. */
+export interface SandboxPolicy {
+  /** Folders it may write (the workspace folders); the runner adds a private temporary folder of its own. */
+  writable: string[];
+  /**
+   * Paths inside `writable` that stay read-only (sensitive files: .git, .vscode, CI files…). One that does not
+   * exist cannot be created either: `kind` says what stands in for it meanwhile.
+   */
+  readOnly: ProtectedPath[];
+  /** Any network (loopback included); false: none at all. */
+  network: boolean;
+}
+
+export interface ProtectedPath {
+  path: string;
+  exists: boolean;
+  /** What it is, or for a missing one what it would be (a folder such as .vscode, or a file such as AGENTS.md). */
+  kind: 'file' | 'directory';
+}
+
+/** Whether a runner can confine commands, and if not, why (said once to the user). */
+export interface SandboxSupport {
+  available: boolean;
+  /** "bubblewrap", "sandbox-exec", or "none". */
+  kind: string;
+  /** Why there is no sandbox, and how to get one, when `available` is false. */
+  reason?: string;
 }
 
 export interface RunResult {
@@ -41,6 +75,8 @@ export interface RunResult {
 
 export interface ProcessRunner {
   run(command: string, options: RunOptions): Promise<RunResult>;
+  /** Whether `options.sandbox` can be honoured (absent: never). May probe the system the first time. */
+  sandboxSupport?(): SandboxSupport;
 }
 
 export interface Clock {

@@ -2,8 +2,9 @@
 // kills the whole tree (SIGTERM, then SIGKILL). Output is merged and captured in bounded memory; no stdin.
 import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessRunner, RunOptions, RunResult } from '../core/ports';
+import type { ProcessRunner, RunOptions, RunResult, SandboxSupport } from '../core/ports';
 import { BoundedOutput } from './boundedOutput';
+import type { Launch, SandboxLauncher } from './sandbox/sandboxLauncher';
 
 export interface NodeProcessRunnerOptions {
   /** Shell binary; defaults to /bin/sh (POSIX) or %ComSpec% (Windows). */
@@ -14,6 +15,8 @@ export interface NodeProcessRunnerOptions {
   killGraceMs?: number;
   /** After the shell exits, how long to wait for background children that still hold the output pipes. */
   drainMs?: number;
+  /** Runs commands that carry a sandbox policy (without it such a command is refused, never run unconfined). */
+  sandbox?: SandboxLauncher;
 }
 
 /** Keeps commands from waiting on a pager or a password prompt, and from colouring output the model must read. */
@@ -32,11 +35,28 @@ export class NodeProcessRunner implements ProcessRunner {
 
   constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
 
+  sandboxSupport(): SandboxSupport {
+    return this.options.sandbox?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' };
+  }
+
   async run(command: string, opts: RunOptions): Promise<RunResult> {
     if (!childProcess) childProcess = await import('node:child_process');
     if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
+    let launch: Launch | undefined;
+    if (opts.sandbox) {
+      if (!this.options.sandbox) throw new Error('this runner cannot sandbox commands');
+      launch = this.options.sandbox.launch(command, opts.sandbox, opts.cwd);
+    }
+    try {
+      return await this.runChild(command, opts, launch);
+    } finally {
+      launch?.release();
+    }
+  }
+
+  private runChild(command: string, opts: RunOptions, launch: Launch | undefined): Promise<RunResult> {
     const output = new BoundedOutput(opts.maxOutputChars);
-    const child = this.spawnShell(command, opts.cwd);
+    const child = launch ? this.spawnLaunch(launch, opts.cwd) : this.spawnShell(command, opts.cwd);
 
     return new Promise<RunResult>((resolve, reject) => {
       let timedOut = false;
@@ -99,6 +119,12 @@ export class NodeProcessRunner implements ProcessRunner {
       });
       child.once('close', (code) => finish(code ?? exitCode));
     });
+  }
+
+  /** bubblewrap or sandbox-exec leads the process group; killing it ends everything in the sandbox. */
+  private spawnLaunch(launch: Launch, cwd: string): ChildProcess {
+    const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env, ...launch.env };
+    return childProcess!.spawn(launch.file, launch.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', ...(launch.fds ?? [])], detached: true });
   }
 
   private spawnShell(command: string, cwd: string): ChildProcess {

@@ -30,6 +30,11 @@ export const USER_ONLY_KEYS = [
   'orchestrator.executorBaseUrl',
   'orchestrator.plannerProvider',
   'orchestrator.executorProvider',
+  // A repository must not turn the command sandbox off or give its commands the network.
+  'sandbox.mode',
+  'sandbox.network',
+  'sandbox.networkCommands',
+  'sandbox.writablePaths',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */

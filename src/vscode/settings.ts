@@ -6,6 +6,8 @@ import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { parseRules } from './approval/rules';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/settings';
 import { parseContextSettings, type ContextSettingsInput } from '../core/context/settings';
+import { homedir } from 'node:os';
+import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
 
@@ -48,6 +50,8 @@ export interface HarnessSettings {
   indexEmbeddingModel: string;
   /** Planner/executor turns (issue 11). */
   orchestrator: OrchestratorSettings;
+  /** How run_command is confined (`localharness.sandbox.*`; user settings only). */
+  sandbox: SandboxSettings;
 }
 
 /** `localharness.orchestrator.*`: a planner model plans and answers, an executor model runs each step's tools. */
@@ -93,6 +97,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   reindexOnSave: false,
   indexEmbeddingModel: '',
   orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 },
+  sandbox: DEFAULT_SANDBOX_SETTINGS,
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -203,6 +208,12 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     reindexOnSave,
     indexEmbeddingModel: str('index.embeddingModel', d.indexEmbeddingModel) || embeddingModel,
     orchestrator,
+    sandbox: parseSandboxSettings(
+      { mode: get('sandbox.mode'), network: get('sandbox.network'), networkCommands: get('sandbox.networkCommands'), writablePaths: get('sandbox.writablePaths') },
+      problems,
+      undefined,
+      homedir(),
+    ),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {

@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, Tool } from '../tools/tool';
 import type { WorkspaceRoots } from '../tools/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
+import type { CommandSandboxPort } from '../sandbox/types';
 import type { ContextTracker } from '../context/tracker';
 import { WorkingContextTail } from '../context/workingContext';
 import type { PromptPart } from '../prompt/parts';
@@ -74,6 +75,8 @@ export interface AgentSessionOptions {
   roots: WorkspaceRoots;
   fs: FileSystemPort;
   runner: ProcessRunner;
+  /** Confines run_command (absent: commands run unconfined, as before). */
+  sandbox?: CommandSandboxPort;
   bus: EventBus;
   systemInfo: SystemInfo;
   userInstructions?: string;
@@ -413,7 +416,7 @@ export class AgentSession {
           registry: o.registry,
           gate: o.gate,
           bus: o.bus,
-          toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker },
+          toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker, ...(o.sandbox && { sandbox: o.sandbox }) },
           buildSystemPrompt: () => this.systemPrompt(),
           hooks: this.hooks,
           ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),

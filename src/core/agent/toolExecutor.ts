@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus } from './events';
 import { truncateMiddle } from './truncate';
+import { grantOf, offerUnconfinedRun } from './sandboxEscalation';
 
 export interface ToolExecutionEnv {
   registry: ToolRegistry;
@@ -103,7 +104,11 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
   if (signal.aborted) return finish(false, 'Cancelled before the tool ran.');
 
   try {
-    const result = await tool.invoke(args as never, ctx);
+    const grant = ctx.sandbox ? grantOf(decision, description, targets, env.gate.sensitivePaths()) : undefined;
+    let result = await tool.invoke(args as never, grant ? { ...ctx, grant } : ctx);
+    if (result.escalate) {
+      result = await offerUnconfinedRun({ callId: call.id, tool, args, ctx, result, gate: env.gate, bus, signal, ...(env.denials && { denials: env.denials }) });
+    }
     return finish(result.ok, result.content, { ...(result.display !== undefined && { display: result.display }), loopBreaking: !!tool.loopBreaking && result.ok, args });
   } catch (err) {
     if (signal.aborted) return finish(false, 'Cancelled while the tool was running.');

@@ -1,6 +1,7 @@
 // The approval gate: policy first, then the injected asker. Anything but an explicit yes is a no.
-// A call that writes a sensitive file (description.sensitive) is asked every time: only a deny rule decides it
-// without asking, and an answer "for this session" / "always" is taken as "once".
+// A call that writes a sensitive file (description.sensitive), or a command that would run without the sandbox the
+// user requires (description.unsandboxed), is asked every time: only a deny rule decides it without asking, and an
+// answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
 import { SensitivePaths } from './sensitivePaths';
 
@@ -14,7 +15,7 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalDecision =
-  | { approved: true; scope: ApprovalScope }
+  | { approved: true; scope: ApprovalScope; /** "Allow with network": this run of a sandboxed command may use it. */ network?: boolean }
   | { approved: false; reason: string };
 
 /** Injected by the host (CLI prompt, VS Code modal). May throw or never answer; the gate handles both. */
@@ -89,6 +90,8 @@ export class ApprovalGate {
     const ask = this.options.ask;
     const sensitive = this.alwaysAsks(request);
     if (!ask) {
+      const unsandboxed = request.description.unsandboxed;
+      if (unsandboxed) return { approved: false, reason: `it would run without the sandbox (${unsandboxed.reason}), which is always asked, and no one is available to approve it (non-interactive run)` };
       if (!sensitive) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
       const reason = `it changes ${request.description.sensitive!.paths.join(', ')}, a sensitive file that always needs the user's approval, and no one is available to approve it (non-interactive run)`;
       this.options.onSensitiveDenied?.(request, reason);
@@ -96,7 +99,7 @@ export class ApprovalGate {
     }
     const decision = await askWithTimeout(ask, request, signal, this.options.timeoutMs ?? 10 * 60_000);
     // Nothing is remembered for a sensitive file: the next write to it is asked again.
-    if (decision.approved && sensitive) return { approved: true, scope: 'once' };
+    if (decision.approved && sensitive) return { approved: true, scope: 'once', ...(decision.network && { network: true }) };
     if (decision.approved && decision.scope !== 'once') {
       const rule = ruleFor(request);
       if (decision.scope === 'session') this.sessionRules.push(rule);
@@ -105,8 +108,14 @@ export class ApprovalGate {
     return decision;
   }
 
+  /** Someone can be asked (a terminal, the editor's dialogs). */
+  get canAsk(): boolean {
+    return this.options.ask !== undefined;
+  }
+
   private alwaysAsks(request: ApprovalRequest): boolean {
-    return !!request.description.sensitive && !this.options.allowSensitive;
+    // --allow-sensitive covers sensitive files, never a command without the sandbox.
+    return !!request.description.unsandboxed || (!!request.description.sensitive && !this.options.allowSensitive);
   }
 }
 
@@ -142,7 +151,10 @@ async function askWithTimeout(
 /** Only a well-formed yes counts. */
 function normalize(decision: unknown): ApprovalDecision {
   const d = decision as ApprovalDecision | undefined;
-  if (d && d.approved === true && (d.scope === 'once' || d.scope === 'session' || d.scope === 'workspace')) return d;
+  if (d && d.approved === true && (d.scope === 'once' || d.scope === 'session' || d.scope === 'workspace')) {
+    // The network is granted for one run only, never remembered with a rule.
+    return d.network === true ? { approved: true, scope: 'once', network: true } : { approved: true, scope: d.scope };
+  }
   if (d && d.approved === false) return { approved: false, reason: d.reason || 'denied by the user' };
   return { approved: false, reason: 'no valid answer' };
 }

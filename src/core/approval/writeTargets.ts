@@ -15,6 +15,8 @@ export interface WriteTarget {
   inWorkspace: boolean;
   /** Identity across calls ("was this file's write denied earlier?"). */
   key: string;
+  /** Where it is on disk (absent for a "~/…" path of a shell line). */
+  abs?: string;
   /** The tool or shell construct that writes it. */
   via: string;
   /** write_file / edit_file: the proposed change, so package.json counts only when its scripts change. */
@@ -80,7 +82,7 @@ function describeAbsolute(abs: string, roots: WorkspaceRoots, via: string, chang
   const base = folder
     ? { display: roots.relative(abs), matchPath: path.relative(folder.path, abs).split(path.sep).join('/') || '.', inWorkspace: true }
     : { display: abs, matchPath: abs.split(path.sep).join('/'), inWorkspace: false };
-  return { ...base, key: abs.toLowerCase(), via, ...(change && { change }) };
+  return { ...base, key: abs.toLowerCase(), abs, via, ...(change && { change }) };
 }
 
 async function commandDirectory(args: unknown, roots: WorkspaceRoots): Promise<string> {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { WorkspaceRoots } from './workspaceRoots';
 import type { ContextTracker } from '../context/tracker';
+import type { CommandSandboxPort, SandboxGrant } from '../sandbox/types';
 
 export type RiskLevel = 'read' | 'write' | 'execute' | 'network';
 export const RISK_LEVELS: readonly RiskLevel[] = ['read', 'write', 'execute', 'network'];
@@ -22,6 +23,13 @@ export interface ApprovalDescription {
    * file, what it controls. `detail` already starts with the warning.
    */
   sensitive?: { paths: string[]; reason: string };
+  /**
+   * A command that would run without the OS sandbox although the user requires one (none is available), or the
+   * offer to run a blocked command again without it. Asked every time, like a sensitive change; `reason` says why.
+   */
+  unsandboxed?: { reason: string };
+  /** A sandboxed command without network: the dialog may offer to allow the network for this one run. */
+  networkOffer?: boolean;
 }
 
 export interface ToolContext {
@@ -32,6 +40,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Progress for long-running tools (shown in the tool card). */
   onProgress?: (message: string) => void;
+  /** The command sandbox (absent: commands run as the runner runs them, unconfined). */
+  sandbox?: CommandSandboxPort;
+  /** What the approval of this call granted beyond the sandbox policy (network once, a sensitive write…). */
+  grant?: SandboxGrant;
 }
 
 export interface ToolResult {
@@ -40,6 +52,8 @@ export interface ToolResult {
   content: string;
   /** Shown to the user but never sent to the model (transparency notices). */
   display?: string;
+  /** The sandbox blocked something (`reason`); the executor may offer to run the call once without it. */
+  escalate?: { reason: string };
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -10,6 +10,7 @@ import type { ChatMessage } from '../../core/messages';
 import type { CompressionReport } from '../../core/compression/compressor';
 import type { ContextState } from '../../core/compression/view';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
+import type { CommandSandboxPort } from '../../core/sandbox/types';
 import type { ChatProvider } from '../../core/provider';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { TurnHooksSettingsInput } from '../../core/resilience/settings';
@@ -32,6 +33,8 @@ export interface EditorSessionInput {
   roots: WorkspaceRoots;
   fs: FileSystemPort;
   runner: ProcessRunner;
+  /** Confines run_command (the chat's sandbox; absent: unconfined). */
+  sandbox?: CommandSandboxPort;
   bus: EventBus;
   systemInfo: SystemInfo;
   /** The conversation so far (copied into the session). */
@@ -81,6 +84,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     roots: input.roots,
     fs: input.fs,
     runner: input.runner,
+    ...(input.sandbox && { sandbox: input.sandbox }),
     bus,
     systemInfo: input.systemInfo,
     extraParts: restrictionParts(input.access),

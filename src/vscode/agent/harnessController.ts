@@ -15,6 +15,8 @@ import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/appro
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
+import type { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
+import { ChatCommands } from './chatCommands';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { RiskLevel } from '../../core/tools/tool';
 import { describeEventForLog } from '../log/eventLog';
@@ -55,8 +57,8 @@ export interface HarnessControllerDeps {
   resolveServer?: () => ServerResolution;
   ask: ApprovalAsker;
   fs: FileSystemPort;
-  /** Builds the terminal runner once the fallback (child-process) runner is loaded. */
-  createRunner: (fallback: ProcessRunner) => ProcessRunner;
+  /** Builds the terminal runner once the fallback (child-process) runner and the sandbox launcher are loaded. */
+  createRunner: (fallback: ProcessRunner, sandbox: SandboxLauncher) => ProcessRunner;
   /** Keeps per-model token calibration between sessions (the editor's global state). */
   calibration?: KeyValuePort;
   loadEngine?: () => Promise<TurnEngine>;
@@ -93,7 +95,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private turn: { abort: AbortController; done: Promise<void> } | undefined;
   private engine: Promise<TurnEngine> | undefined;
   private registry: ToolRegistry | undefined;
-  private runner: ProcessRunner | undefined;
+  /** The terminal runner and the command sandbox (built on the first turn). */
+  private readonly commands: ChatCommands;
   private unreachable: string | undefined;
   private activeModel = '';
   private restrictedNoticeShown = false;
@@ -114,6 +117,14 @@ export class HarnessController implements ChatController, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: HarnessControllerDeps) {
+    this.commands = new ChatCommands({
+      createRunner: deps.createRunner,
+      extraPatterns: () => this.sensitivePatterns,
+      notice: (message) => {
+        deps.log.warn(message);
+        deps.store.notice(message);
+      },
+    });
     this.models = new ModelService({
       log: deps.log,
       apiKeys: deps.apiKeys,
@@ -377,7 +388,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
     this.registry ??= engine.createToolRegistry();
     await this.deps.beforeTurn?.(signal);
-    this.runner ??= this.deps.createRunner(engine.createFallbackRunner());
+    const commands = this.commands.forTurn(engine, settings.sandbox, access === 'all');
     this.policyRules.splice(0, this.policyRules.length, ...this.sessionRules, ...this.deps.rules.list(), ...settings.rules);
     this.autoApprove.splice(0, this.autoApprove.length, ...settings.autoApprove);
     this.sensitivePatterns.splice(0, this.sensitivePatterns.length, ...settings.sensitivePatterns);
@@ -408,7 +419,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
         tracker: this.tracker,
         roots: new engine.WorkspaceRoots(folders.length ? folders : [NO_FOLDER], this.deps.fs),
         fs: this.deps.fs,
-        runner: this.runner,
+        runner: commands.runner,
+        sandbox: commands.sandbox,
         bus: this.bus,
         systemInfo: systemInfo(folders),
         history: this.history,

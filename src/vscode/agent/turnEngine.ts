@@ -7,6 +7,7 @@ import { registerBuiltinTools } from '../../core/tools/builtin';
 import { createProvider } from '../../providers';
 import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
+import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../log/logger';
 import type { HarnessSettings } from '../settings';
 import { serverUrl } from '../settings';
@@ -16,6 +17,7 @@ import { LoggingProvider } from './loggingProvider';
 export { ApprovalGate } from '../../core/approval/gate';
 export { WorkspaceRoots } from '../../core/tools/workspaceRoots';
 export { createEditorSession } from './editorSession';
+export { createEditorSandbox } from './editorSandbox';
 
 /** An API key and the server origin it was entered for. */
 export interface OriginKey {
@@ -43,9 +45,14 @@ export function createToolRegistry(): ToolRegistry {
   return registry;
 }
 
+/** Starts sandboxed commands (bubblewrap, sandbox-exec); nothing is probed until the first command. */
+export function createSandboxLauncher(): SandboxLauncher {
+  return new SandboxLauncher();
+}
+
 /** Runs commands as child processes when the terminal has no shell integration. */
-export function createFallbackRunner(): ProcessRunner {
-  return new NodeProcessRunner();
+export function createFallbackRunner(sandbox?: SandboxLauncher): ProcessRunner {
+  return new NodeProcessRunner(sandbox ? { sandbox } : {});
 }
 
 /** The context window the server will run `model` with, as the provider will request it; null when unknown. */

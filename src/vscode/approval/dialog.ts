@@ -13,8 +13,12 @@ export const ALLOW_SESSION = 'Allow for this session' as const;
 export const ALLOW_WORKSPACE = 'Always allow in this workspace' as const;
 export const DENY = 'Deny' as const;
 export const SHOW_DIFF = 'Show diff' as const;
+/** A sandboxed command without network: this one run may use it. */
+export const ALLOW_NETWORK = 'Allow with network (once)' as const;
+/** A command that would run (or run again) without the sandbox: once, never remembered. */
+export const RUN_UNSANDBOXED = 'Run once without the sandbox' as const;
 
-export type DialogButton = typeof ALLOW | typeof ALLOW_SESSION | typeof ALLOW_WORKSPACE | typeof DENY | typeof SHOW_DIFF;
+export type DialogButton = typeof ALLOW | typeof ALLOW_SESSION | typeof ALLOW_WORKSPACE | typeof DENY | typeof SHOW_DIFF | typeof ALLOW_NETWORK | typeof RUN_UNSANDBOXED;
 
 export interface ApprovalDialog {
   message: string;
@@ -51,19 +55,25 @@ export function buildApprovalDialog(request: ApprovalRequest): ApprovalDialog {
   // The exact command line must be in the dialog; most tools already put it in their detail.
   if (description.command !== undefined && !body.includes(description.command)) lines.push(`Command: ${description.command}`);
   if (body) lines.push(body);
-  lines.push(sensitive ? sensitiveHint(request) : scopeHint(request));
+  lines.push(sensitive ? sensitiveHint(request) : description.unsandboxed ? unsandboxedHint() : scopeHint(request));
   let detail = lines.join('\n\n');
   if (detail.length > MAX_DETAIL_CHARS) {
     const cut = detail.length - MAX_DETAIL_CHARS;
     detail = `${detail.slice(0, MAX_DETAIL_CHARS)}\n… (${cut} more characters${canDiff ? '; choose "Show diff" to see the whole change' : ''})`;
   }
   const diff: DialogButton[] = canDiff ? [SHOW_DIFF] : [];
+  if (description.unsandboxed && !sensitive) {
+    // Asked every time and only once: the command runs with the user's full rights.
+    const message = `Local Harness wants to run a command without the sandbox: ${description.title}`;
+    return { message, detail, buttons: [DENY, RUN_UNSANDBOXED], guarded: true };
+  }
   if (sensitive) {
     // Asked every time: no "remember" answers, and the default button shows the change instead of approving it.
     return { message: sensitiveMessage(sensitive, description), detail, buttons: canDiff ? [SHOW_DIFF, ALLOW, DENY] : [DENY, ALLOW], guarded: true };
   }
   const message = `Local Harness wants to use ${request.toolName}: ${description.title}`;
-  if (isIrreversible(request)) return { message, detail, buttons: [DENY, ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, ...diff], guarded: true };
+  const network: DialogButton[] = description.networkOffer ? [ALLOW_NETWORK] : [];
+  if (isIrreversible(request)) return { message, detail, buttons: [DENY, ALLOW, ...network, ALLOW_SESSION, ALLOW_WORKSPACE, ...diff], guarded: true };
   return { message, detail, buttons: [ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY, ...diff], guarded: false };
 }
 
@@ -100,6 +110,10 @@ export function dialogButtons(dialog: ApprovalDialog, offerDiff: boolean): Dialo
   return dialog.guarded ? [DENY, ...buttons.filter((b) => b !== DENY)] : buttons;
 }
 
+function unsandboxedHint(): string {
+  return `This is asked every time; no session or workspace rule covers it. "${RUN_UNSANDBOXED}" lets only this run out of the sandbox.`;
+}
+
 /** Says what the two "remember" answers would cover, so nobody grants more than they think. */
 function scopeHint(request: ApprovalRequest): string {
   const command = request.description.command;
@@ -119,6 +133,10 @@ export function outcomeForAnswer(answer: string | undefined): DialogOutcome {
       return { kind: 'decision', decision: { approved: true, scope: 'session' } };
     case ALLOW_WORKSPACE:
       return { kind: 'decision', decision: { approved: true, scope: 'workspace' } };
+    case ALLOW_NETWORK:
+      return { kind: 'decision', decision: { approved: true, scope: 'once', network: true } };
+    case RUN_UNSANDBOXED:
+      return { kind: 'decision', decision: { approved: true, scope: 'once' } };
     case SHOW_DIFF:
       return { kind: 'showDiff' };
     case DENY:

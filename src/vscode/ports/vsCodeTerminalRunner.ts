@@ -2,8 +2,11 @@
 // output is read from the execution's stream and the exit code from its end event; without it (no integration
 // after a few seconds) the command runs as a child process through the fallback runner, echoed into a
 // pseudoterminal so the user still sees it. Timeout and cancellation send Ctrl+C, then close the terminal.
+// A sandboxed command is sent as the sandbox's own line (`bwrap --args 3 /bin/sh -c '…' 3<policy`), so the terminal
+// shows what really runs; Ctrl+C ends bubblewrap, and with it every process in the sandbox.
 import * as vscode from 'vscode';
-import type { ProcessRunner, RunOptions, RunResult } from '../../core/ports';
+import type { ProcessRunner, RunOptions, RunResult, SandboxSupport } from '../../core/ports';
+import type { SandboxLauncher, ShellLaunch } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../log/logger';
 import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from './terminalText';
 import { EchoTerminal } from './echoTerminal';
@@ -12,6 +15,8 @@ import { terminalCommandLine } from './commandLine';
 export interface TerminalRunnerOptions {
   /** Runs commands when shell integration is unavailable (the node child-process runner). */
   fallback: ProcessRunner;
+  /** Starts sandboxed commands (the fallback runner uses the same one); disposed with this runner. */
+  sandbox?: SandboxLauncher;
   log: Logger;
   /** How long to wait for shell integration in a new terminal. */
   integrationWaitMs?: number;
@@ -41,6 +46,10 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
         if (t === this.terminal) this.terminal = undefined;
       }),
     );
+  }
+
+  sandboxSupport(): SandboxSupport {
+    return this.options.sandbox?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' };
   }
 
   /** One command at a time: they share the terminal. */
@@ -90,7 +99,25 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
     const reported = integration.cwd && integration.cwd.scheme === 'file' ? integration.cwd.fsPath : undefined;
     const here = reported ?? this.startCwd;
     this.startCwd = undefined;
-    const commandLine = terminalCommandLine(command, options.cwd, here);
+    let launch: ShellLaunch | undefined;
+    if (options.sandbox) {
+      if (!this.options.sandbox) throw new Error('this runner cannot sandbox commands');
+      launch = this.options.sandbox.shellLine(command, options.sandbox, options.cwd);
+    }
+    try {
+      return await this.runLine(integration, terminal, terminalCommandLine(launch?.line ?? command, options.cwd, here), command, options);
+    } finally {
+      launch?.release();
+    }
+  }
+
+  private async runLine(
+    integration: vscode.TerminalShellIntegration,
+    terminal: vscode.Terminal,
+    commandLine: string,
+    command: string,
+    options: RunOptions,
+  ): Promise<RunResult> {
     const buffer = new HeadTailBuffer(options.maxOutputChars);
     const cleaner = new TerminalTextCleaner();
 
@@ -134,7 +161,8 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
     }
     const echo = this.echo;
     echo.show();
-    echo.writeLine(`\x1b[1m$ ${command}\x1b[0m  \x1b[2m(${options.cwd})\x1b[0m`);
+    const confined = options.sandbox ? `, sandbox: writes only in the workspace, network ${options.sandbox.network ? 'on' : 'off'}` : '';
+    echo.writeLine(`\x1b[1m$ ${command}\x1b[0m  \x1b[2m(${options.cwd}${confined})\x1b[0m`);
     const result = await this.options.fallback.run(command, options);
     echo.writeBlock(result.output);
     const ending = result.timedOut ? 'timed out' : result.cancelled ? 'cancelled' : `exit code ${result.exitCode ?? 'unknown'}`;
@@ -145,6 +173,7 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.echo?.dispose();
+    this.options.sandbox?.dispose();
     this.terminal = undefined;
   }
 }

@@ -3,7 +3,8 @@
 // against the fake Ollama server in a real temp workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, access, mkdir, readdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeOllamaServer } from '../../helpers/fakeLlm';
@@ -12,9 +13,19 @@ import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ApprovalAsker } from '../../../src/core/approval/gate';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/vscode/agent/turnEngine';
+import {
+  ApprovalGate,
+  WorkspaceRoots,
+  createChatProvider,
+  createEditorSandbox,
+  createEditorSession,
+  createFallbackRunner,
+  createSandboxLauncher,
+  createToolRegistry,
+} from '../../../src/vscode/agent/turnEngine';
+import type { HarnessSettings } from '../../../src/vscode/settings';
 import type { ToolAccess } from '../../../src/vscode/agent/promptBuilder';
-import { ALLOW, DENY, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
+import { ALLOW, ALLOW_NETWORK, ALLOW_SESSION, DENY, RUN_UNSANDBOXED, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
 import { describeEventForLog } from '../../../src/vscode/log/eventLog';
 import { Logger } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS } from '../../../src/vscode/settings';
@@ -34,7 +45,7 @@ class ScriptedUser {
   };
 }
 
-async function editorTurn(options: { ollamaHost: string; workspace: string; user: ScriptedUser; access: ToolAccess; text: string }) {
+async function editorTurn(options: { ollamaHost: string; workspace: string; user: ScriptedUser; access: ToolAccess; text: string; sandboxed?: boolean }) {
   const sink = new RecordingLogSink();
   const log = new Logger(sink);
   const bus = new EventBus();
@@ -43,7 +54,12 @@ async function editorTurn(options: { ollamaHost: string; workspace: string; user
     if (line) log.write(line.level, line.message);
   });
   const fs = new NodeFileSystem();
-  const settings = { ...DEFAULT_SETTINGS, ollamaHost: options.ollamaHost, model: 'qwen3' };
+  const settings: HarnessSettings = { ...DEFAULT_SETTINGS, ollamaHost: options.ollamaHost, model: 'qwen3' };
+  // The chat's runner and sandbox as ChatCommands builds them (the terminal runner's fallback, with its launcher).
+  const launcher = options.sandboxed ? createSandboxLauncher() : undefined;
+  const runner = launcher ? createFallbackRunner(launcher) : new NodeProcessRunner();
+  const notices: string[] = [];
+  const sandbox = launcher ? createEditorSandbox({ settings: () => settings.sandbox, runner: () => runner, extraPatterns: () => [], notice: (m) => notices.push(m) }) : undefined;
   const session = createEditorSession({
     provider: createChatProvider(settings, undefined, log),
     model: settings.model,
@@ -54,14 +70,15 @@ async function editorTurn(options: { ollamaHost: string; workspace: string; user
     tracker: new ContextTracker(),
     roots: new WorkspaceRoots([{ name: 'ws', path: options.workspace }], fs),
     fs,
-    runner: new NodeProcessRunner(),
+    runner,
+    ...(sandbox && { sandbox }),
     bus,
     systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
     history: [],
   });
-  const outcome = await session.send(options.text, new AbortController().signal);
+  const outcome = await session.send(options.text, new AbortController().signal).finally(() => launcher?.dispose());
   const history = session.history;
-  return { outcome, history, log: sink.lines };
+  return { outcome, history, log: sink.lines, notices };
 }
 
 const systemOf = (request: Record<string, unknown>) => ((request.messages as Array<{ role: string; content: string }>)[0]!).content;
@@ -142,5 +159,57 @@ test('Restricted Mode offers only read tools and an edit attempt changes nothing
   } finally {
     await server.close();
     await rm(workspace, { recursive: true, force: true });
+  }
+});
+
+test('sandboxed commands in the editor: a blocked write offers "Run once without the sandbox" (declined, then accepted), "Allow with network (once)" lets one run connect', async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'lh-editor-sandbox-'));
+  const workspace = path.join(root, 'ws');
+  await mkdir(workspace);
+  let connections = 0;
+  const listener = createServer((socket) => {
+    connections++;
+    socket.on('error', () => undefined).end('hi\n');
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const port = (listener.address() as { port: number }).port;
+  const connect = `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', function () { console.log('connected'), process.exit(0) }).on('error', function (e) { console.log(e.code), process.exit(1) })"`;
+  const server = await startFakeOllamaServer(
+    [
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo pwned > ../x.txt' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo allowed > ../y.txt' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: connect } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo ok > a.txt' } }] },
+      { text: 'Done.' },
+    ],
+    { name: 'editor sandbox' },
+  );
+  try {
+    // The escape is allowed for the session, blocked by the sandbox, and not run unconfined; the second one is
+    // allowed to run once without the sandbox; the connection gets the network once; the write is allowed.
+    const user = new ScriptedUser([ALLOW_SESSION, DENY, ALLOW, RUN_UNSANDBOXED, ALLOW_NETWORK, ALLOW]);
+    const { outcome, log, notices } = await editorTurn({ ollamaHost: server.origin, workspace, user, access: 'all', text: 'go', sandboxed: true });
+    assert.equal(outcome.reason, 'completed', `${outcome.error}\n${log.join('\n')}`);
+    assert.deepEqual(notices, [], 'bubblewrap is installed: no notice');
+    assert.deepEqual((await readdir(root)).sort(), ['ws', 'y.txt']);
+    assert.equal(await readFile(path.join(root, 'y.txt'), 'utf8'), 'allowed\n');
+    assert.equal(await readFile(path.join(workspace, 'a.txt'), 'utf8'), 'ok\n');
+    assert.equal(connections, 1);
+
+    assert.equal(user.dialogs.length, 6, user.dialogs.join('\n'));
+    assert.match(user.dialogs[0]!, /run_command: Run `echo pwned > \.\.\/x\.txt`.*\[Deny\|Allow\|Allow with network \(once\)\|Allow for this session\|Always allow in this workspace\]/);
+    assert.match(user.dialogs[1]!, /^Local Harness wants to run a command without the sandbox: Run `echo pwned > \.\.\/x\.txt` again without the sandbox \[Deny\|Run once without the sandbox\]$/);
+    assert.match(user.dialogs[3]!, /without the sandbox: Run `echo allowed > \.\.\/y\.txt` again/);
+    assert.match(user.dialogs[4]!, /Allow with network \(once\)/);
+
+    const results = (server.requests.at(-1)!.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
+    assert.match(results[0]!, /Read-only file system[\s\S]*\[Sandbox: [\s\S]*\[The user chose not to run it without the sandbox \(denied by the user\)\.\]$/);
+    assert.match(results[1]!, /^\[Ran again without the sandbox, as the user allowed once\.\]\n\(no output\)\n\[Exit code 0\.\]$/);
+    assert.match(results[2]!, /^connected\n\[Exit code 0\.\]$/);
+    assert.match(results[3]!, /^\(no output\)\n\[Exit code 0\.\]$/);
+  } finally {
+    await server.close();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+    await rm(root, { recursive: true, force: true });
   }
 });

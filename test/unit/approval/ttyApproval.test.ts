@@ -59,4 +59,17 @@ describe('terminal approval', () => {
     assert.deepEqual((await answer(ordinaryRequest, 'y')).decision, { approved: true, scope: 'once' });
     assert.equal((await answer(ordinaryRequest, '')).decision.approved, false);
   });
+
+  test('a sandboxed command without network may get it for this one run ("w"); a command without the sandbox only once', async () => {
+    const command: ApprovalRequest = { toolName: 'run_command', risk: 'execute', args: {}, description: { title: 'Run `npm install`', detail: 'npm install', command: 'npm install', networkOffer: true } };
+    const withNetwork = await answer(command, 'w');
+    assert.deepEqual(withNetwork.decision, { approved: true, scope: 'once', network: true });
+    assert.match(withNetwork.shown, /Allow\? \[y\]es \/ \[s\]ession \/ \[w\]ith network, once \/ \[N\]o: /);
+    assert.equal((await answer(ordinaryRequest, 'w')).decision.approved, false);
+    const unsandboxed: ApprovalRequest = { ...command, description: { ...command.description, networkOffer: false, unsandboxed: { reason: 'bwrap is not installed' } } };
+    const once = await answer(unsandboxed, 's');
+    assert.equal(once.decision.approved, false);
+    assert.match(once.shown, /Run it without the sandbox, once\? \[y\]es \/ \[N\]o: /);
+    assert.deepEqual((await answer(unsandboxed, 'y')).decision, { approved: true, scope: 'once' });
+  });
 });

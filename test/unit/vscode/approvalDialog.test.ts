@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { ApprovalGate, type ApprovalAsker, type ApprovalRequest, type ApprovalRule } from '../../../src/core/approval/gate';
 import {
   ALLOW,
+  ALLOW_NETWORK,
   ALLOW_SESSION,
   ALLOW_WORKSPACE,
   DENY,
   MAX_DETAIL_CHARS,
+  RUN_UNSANDBOXED,
   SHOW_DIFF,
   buildApprovalDialog,
   dialogButtons,
@@ -244,4 +246,46 @@ test('a file matched by the user\u2019s own pattern says so', () => {
     },
   };
   assert.equal(buildApprovalDialog(request).message, 'Warning: this changes deploy/run.sh, a file you listed as sensitive in localharness.approval.sensitivePatterns.');
+});
+
+test('a sandboxed command without network offers "Allow with network (once)", which approves once with the network', async () => {
+  const request = runCommand('npm install');
+  request.description.networkOffer = true;
+  assert.deepEqual(buildApprovalDialog(request).buttons, [DENY, ALLOW, ALLOW_NETWORK, ALLOW_SESSION, ALLOW_WORKSPACE]);
+  assert.deepEqual(outcomeForAnswer(ALLOW_NETWORK), { kind: 'decision', decision: { approved: true, scope: 'once', network: true } });
+  // Through the gate: the network is never remembered, and the answer is not a rule.
+  const remembered: ApprovalRule[] = [];
+  const gate = new ApprovalGate({ policy: { autoApprove: [], rules: [] }, ask: async () => ({ approved: true, scope: 'once', network: true }), onRemember: (r) => remembered.push(r) });
+  assert.deepEqual(await gate.check(request, new AbortController().signal), { approved: true, scope: 'once', network: true });
+  assert.deepEqual(remembered, []);
+});
+
+test('a command without the sandbox: asked every time with only Deny (first) and "Run once without the sandbox"; rules and auto-approval do not cover it', async () => {
+  const request = runCommand('npm test');
+  request.description.unsandboxed = { reason: 'bubblewrap (bwrap) is not installed' };
+  const dialog = buildApprovalDialog(request);
+  assert.deepEqual(dialog.buttons, [DENY, RUN_UNSANDBOXED]);
+  assert.equal(dialog.guarded, true);
+  assert.equal(dialog.message, 'Local Harness wants to run a command without the sandbox: Run `npm test` in ./');
+  assert.match(dialog.detail, /no session or workspace rule covers it/);
+  let asked = 0;
+  const gate = new ApprovalGate({
+    policy: { autoApprove: ['read', 'write', 'execute'], rules: [{ tool: 'run_command', commandPrefix: 'npm test', decision: 'allow' }] },
+    ask: async () => {
+      asked++;
+      return { approved: true, scope: 'session' };
+    },
+    allowSensitive: true,
+  });
+  assert.deepEqual(await gate.check(request, new AbortController().signal), { approved: true, scope: 'once' });
+  assert.deepEqual(await gate.check(request, new AbortController().signal), { approved: true, scope: 'once' });
+  assert.equal(asked, 2);
+  // Nobody to ask: denied, and the reason says why.
+  const headless = new ApprovalGate({ policy: { autoApprove: ['execute'], rules: [] } });
+  const denied = await headless.check(request, new AbortController().signal);
+  assert.equal(denied.approved, false);
+  assert.match((denied as { reason: string }).reason, /would run without the sandbox \(bubblewrap \(bwrap\) is not installed\)/);
+  // A deny rule still decides without asking.
+  const denyRule = new ApprovalGate({ policy: { autoApprove: [], rules: [{ tool: 'run_command', decision: 'deny' }] }, ask: async () => ({ approved: true, scope: 'once' }) });
+  assert.equal((await denyRule.check(request, new AbortController().signal)).approved, false);
 });

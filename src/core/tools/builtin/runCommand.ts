@@ -1,8 +1,12 @@
-// run_command: a shell command through the ProcessRunner, in a workspace directory, with a timeout and capped output.
+// run_command: a shell command through the ProcessRunner, in a workspace directory, with a timeout and capped output,
+// in the command sandbox when there is one (core/sandbox): the policy goes to the runner, and output showing that
+// the sandbox blocked something is said plainly to the model, with the offer to run it once without (the executor).
 import { z } from 'zod';
-import { defineTool, fail, ok, type ToolContext } from '../tool';
+import { defineTool, fail, ok, type ApprovalDescription, type ToolContext } from '../tool';
 import { errorMessage, fsErrorMessage, lenientNumber, resolvePath, type ResolvedPath } from './common';
 import { ToolInputError } from './fileChange';
+import type { SandboxPolicy } from '../../ports';
+import { describeBlocks, sandboxBlocks, sandboxNote } from '../../sandbox/sandboxBlocks';
 
 export interface RunCommandOptions {
   defaultTimeoutMs?: number;
@@ -50,19 +54,23 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       const planned = await planCwd(args, ctx);
       if (!planned.ok) throw new ToolInputError(planned.message);
       const where = planned.cwd.rel === '.' ? './' : `./${planned.cwd.rel}`;
-      return {
+      const description: ApprovalDescription = {
         title: `Run \`${oneLine(args.command)}\` in ${where}`,
         detail: `${args.command}\n\nDirectory: ${where}\nTimeout: ${seconds(timeoutOf(args))}`,
         command: args.command,
       };
+      return withSandboxInfo(description, args.command, ctx);
     },
     async invoke(args, ctx) {
       const planned = await planCwd(args, ctx);
       if (!planned.ok) return fail(planned.message);
       const timeoutMs = timeoutOf(args);
+      const sandbox = ctx.sandbox;
+      let policy: SandboxPolicy | undefined;
       let result;
       try {
-        result = await ctx.runner.run(args.command, { cwd: planned.cwd.abs, timeoutMs, signal: ctx.signal, maxOutputChars });
+        if (sandbox?.confines() && !ctx.grant?.unconfined) policy = await sandbox.policy(args.command, ctx.roots, ctx.fs, ctx.grant);
+        result = await ctx.runner.run(args.command, { cwd: planned.cwd.abs, timeoutMs, signal: ctx.signal, maxOutputChars, ...(policy && { sandbox: policy }) });
       } catch (err) {
         return fail(`Could not start the command: ${errorMessage(err)}`);
       }
@@ -75,9 +83,27 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       } else if (result.exitCode === null) status = 'The command was killed by a signal.';
       else status = `Exit code ${result.exitCode}.`;
       const content = `${body}\n[${status}]`;
-      return result.exitCode === 0 && !result.timedOut && !result.cancelled ? ok(content) : fail(content);
+      const done = result.exitCode === 0 && !result.timedOut && !result.cancelled ? ok(content) : fail(content);
+      const blocks = policy && !result.cancelled ? sandboxBlocks(output, policy) : [];
+      if (blocks.length === 0 || !sandbox) return done;
+      return { ...done, content: `${content}\n${sandboxNote(blocks, sandbox.hints)}`, escalate: { reason: `the sandbox blocked ${describeBlocks(blocks)}` } };
     },
   });
+}
+
+/** What the dialog says about the sandbox: none although required (always asked), or what the command may reach. */
+function withSandboxInfo(description: ApprovalDescription, command: string, ctx: ToolContext): ApprovalDescription {
+  const sandbox = ctx.sandbox;
+  if (!sandbox) return description;
+  const missing = sandbox.unconfinedReason();
+  if (missing) {
+    const warning = `\u26a0 No sandbox: ${missing}. This command would run with your full rights (any file you can change, the network). It is asked every time.`;
+    return { ...description, detail: `${warning}\n\n${description.detail}`, unsandboxed: { reason: missing } };
+  }
+  if (!sandbox.confines()) return description;
+  const network = sandbox.networkFor(command);
+  const line = `Sandbox: writes only inside the workspace (sensitive files read-only); network ${network ? 'allowed' : 'off'}.`;
+  return { ...description, detail: `${description.detail}\n${line}`, ...(!network && { networkOffer: true }) };
 }
 
 /** Colour codes and progress-bar redraws cost tokens and mean nothing to the model: keep what a terminal would show. */

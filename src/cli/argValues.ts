@@ -1,0 +1,41 @@
+// Values of single command-line options: numbers, the retry backoff, the sandbox flags. Each bad value is a usage error.
+import { parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from './usageError';
+
+export function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Same range as the retry setting (0–60000 ms); unset or empty means the default. */
+export function retryBackoffFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new UsageError(`LOCALHARNESS_RETRY_BACKOFF_MS must be a whole number of milliseconds from 0 to 60000, got "${value}"`);
+  return n;
+}
+
+/** --sandbox MODE, --allow-network, --allow-network-for PREFIX and --sandbox-write DIR (both repeatable). */
+export function sandboxFlags(
+  mode: string | undefined,
+  network: boolean | undefined,
+  prefixes: string[] | undefined,
+  writable: string[] | undefined,
+  cwd: string,
+): SandboxSettings {
+  const problems: string[] = [];
+  // A folder on the command line is relative to where the CLI runs, like any path given to a command.
+  const folders = (writable ?? []).map((w) => (w.trim() === '' || w.startsWith('~') ? w : path.resolve(cwd, w)));
+  if (folders.some((f) => f.trim() === '')) throw new UsageError('--sandbox-write needs a folder, e.g. --sandbox-write ~/.cargo');
+  const settings = parseSandboxSettings({ mode, network: network ?? false, networkCommands: prefixes ?? [], writablePaths: folders }, problems, '--sandbox ', os.homedir());
+  if (mode !== undefined && settings.mode !== mode) throw new UsageError(`--sandbox must be required, auto or off, got "${mode}"`);
+  if (problems.length > 0 || (prefixes ?? []).some((p) => p.trim() === '')) throw new UsageError('--allow-network-for needs a command prefix, e.g. --allow-network-for "npm install"');
+  if (settings.mode === 'off' && (settings.network || settings.networkCommands.length > 0 || settings.writablePaths.length > 0)) {
+    throw new UsageError('--allow-network, --allow-network-for and --sandbox-write apply to sandboxed commands; with --sandbox off every command can do all of it already');
+  }
+  return settings;
+}

@@ -1,0 +1,126 @@
+// The sandbox as the tools see it: whether commands are confined, which may use the network, and the policy
+// for one command (what it may write, what stays read-only). The runner enforces the policy (node/sandbox).
+import * as path from 'node:path';
+import type { FileSystemPort, SandboxPolicy, SandboxSupport } from '../ports';
+import { commandHasPrefix } from '../approval/gate';
+import { SensitivePaths } from '../approval/sensitivePaths';
+import type { WorkspaceRoots } from '../tools/workspaceRoots';
+import { protectedPaths } from './protectedPaths';
+import type { SandboxSettings } from './sandboxSettings';
+import type { CommandSandboxPort, SandboxGrant, SandboxHints } from './types';
+
+export interface CommandSandboxOptions {
+  /** Re-read on every command, so the editor's settings apply at once. */
+  settings: () => SandboxSettings;
+  /** The runner's answer (it may probe the system the first time). */
+  support: () => SandboxSupport;
+  /** The user's extra sensitive-path patterns (kept read-only too). */
+  extraPatterns?: () => readonly string[];
+  hints: SandboxHints;
+  /** Told once, the first time it turns out commands will not be confined (see notice()). */
+  onNotice?: (message: string) => void;
+}
+
+export class CommandSandbox implements CommandSandboxPort {
+  private sensitive: { key: string; paths: SensitivePaths } | undefined;
+  private told = false;
+
+  constructor(private readonly options: CommandSandboxOptions) {}
+
+  get hints(): SandboxHints {
+    return this.options.hints;
+  }
+
+  settings(): SandboxSettings {
+    return this.options.settings();
+  }
+
+  confines(): boolean {
+    return this.settings().mode !== 'off' && this.support().available;
+  }
+
+  unconfinedReason(): string | undefined {
+    if (this.settings().mode !== 'required') return undefined;
+    const support = this.support();
+    return support.available ? undefined : this.why(support);
+  }
+
+  /**
+   * Finds out now whether commands will be confined (the runner may probe the system), so the notice comes at the
+   * start of a session rather than with the first command.
+   */
+  announce(): void {
+    if (this.settings().mode !== 'off') this.support();
+  }
+
+  /** The notice for when commands will not be confined; undefined when they will. */
+  notice(): string | undefined {
+    const mode = this.settings().mode;
+    if (mode === 'off') return undefined;
+    const support = this.options.support();
+    if (support.available) return undefined;
+    const hint = this.options.hints;
+    return mode === 'required'
+      ? `No sandbox for commands: ${this.why(support)}. Every command will be asked before it runs (no rule or auto-approval covers it). To run them without a sandbox under your usual approval rules: ${hint.off}.`
+      : `No sandbox for commands: ${this.why(support)}. Commands run without one, under your usual approval rules.`;
+  }
+
+  networkFor(command: string): boolean {
+    const s = this.settings();
+    return s.network || s.networkCommands.some((prefix) => commandHasPrefix(command, prefix));
+  }
+
+  async policy(command: string, roots: WorkspaceRoots, fs: FileSystemPort, grant: SandboxGrant = {}): Promise<SandboxPolicy> {
+    // Binds go by the real location: a workspace reached through a link is written where it really is.
+    const folders = await Promise.all(roots.folders.map((f) => fs.realpath(f.path).catch(() => f.path)));
+    // The user's extra writable folders that exist (a missing one cannot be bound).
+    const others = (await Promise.all(this.settings().writablePaths.map((p) => fs.realpath(p).catch(() => undefined)))).filter(
+      (p): p is string => p !== undefined && !folders.includes(p),
+    );
+    const extra = this.options.extraPatterns?.() ?? [];
+    const readOnly = await protectedPaths({
+      folders,
+      otherFolders: others,
+      fs,
+      sensitive: this.sensitivePaths(extra),
+      extraPatterns: extra,
+      granted: await Promise.all((grant.writable ?? []).map((p) => realOrSelf(p, fs))),
+    });
+    return { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command) };
+  }
+
+  /** The runner's answer; the first "unavailable" while the sandbox is wanted is told once. */
+  private support(): SandboxSupport {
+    const support = this.options.support();
+    if (!support.available && !this.told && this.settings().mode !== 'off') {
+      this.told = true;
+      const notice = this.notice();
+      if (notice) this.options.onNotice?.(notice);
+    }
+    return support;
+  }
+
+  private sensitivePaths(extra: readonly string[]): SensitivePaths {
+    const key = JSON.stringify(extra);
+    if (this.sensitive?.key !== key) this.sensitive = { key, paths: new SensitivePaths(extra) };
+    return this.sensitive.paths;
+  }
+
+  private why(support: SandboxSupport): string {
+    return (support.reason ?? 'this system has none').replace(/[.\s]+$/, '');
+  }
+}
+
+/** A granted path as it is on disk: its deepest existing part with links resolved, plus the rest. */
+async function realOrSelf(p: string, fs: FileSystemPort): Promise<string> {
+  let probe = p;
+  const rest: string[] = [];
+  for (;;) {
+    const real = await fs.realpath(probe).catch(() => undefined);
+    if (real !== undefined) return path.join(real, ...rest);
+    const parent = path.dirname(probe);
+    if (parent === probe) return p;
+    rest.unshift(path.basename(probe));
+    probe = parent;
+  }
+}

@@ -1,0 +1,134 @@
+// Which paths inside the workspace folders stay read-only in the sandbox: the sensitive files of
+// approval/sensitivePaths.ts (.git, .vscode, CI files, the agents' rules files…) at the top of each folder, so
+// an approved command cannot plant a git hook or an editor task any more than a file tool can without a dialog.
+// The missing ones whose mere creation makes something run or steers the agent (HELD_WHEN_MISSING, and the
+// user's own patterns) cannot be created either: the runner puts an empty read-only stand-in there for the
+// command's lifetime, else `mkdir .vscode && echo … > .vscode/tasks.json` would get through. Each stand-in costs
+// about a millisecond and shows in the file tree while the command runs, so the other missing ones, which act
+// only once someone pushes, opens a container or installs a hook, are left to the approval gate.
+// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), nested
+// copies deeper in the tree (the approval gate still asks for the writes it can see), and a sensitive name that
+// is a dangling symbolic link.
+import * as path from 'node:path';
+import type { FileSystemPort, ProtectedPath } from '../ports';
+import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../approval/sensitivePaths';
+import { isInside } from '../tools/workspaceRoots';
+
+/** A literal path a pattern names, as segments, and whether it names a folder ("x/**"). */
+interface Literal {
+  segments: string[];
+  folder: boolean;
+  /** Held while missing (see HELD_WHEN_MISSING). */
+  hold?: boolean;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+
+/**
+ * Top-level names held even while missing: a git repository (its config can make git run commands), editor
+ * tasks and settings, this agent's rules, and package-manager settings that choose the code npm or yarn runs.
+ */
+export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set(['.git', '.vscode', 'AGENTS.md', '.localharness', '.npmrc', '.yarnrc', '.yarnrc.yml']);
+
+/** "/.vscode/**" → [".vscode"], folder; "AGENTS.md" → ["AGENTS.md"]; "*.code-workspace" → undefined (matched by listing). */
+export function literalOf(pattern: string): Literal | undefined {
+  let glob = pattern.trim().replace(/\\/g, '/').replace(/^\/+/, '');
+  const folder = /\/\*\*$/.test(glob);
+  glob = glob.replace(/\/\*\*$/, '').replace(/\/+$/, '');
+  if (glob === '' || GLOB_CHARS.test(glob)) return undefined;
+  const segments = glob.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0 || segments.includes('..')) return undefined;
+  return { segments, folder };
+}
+
+/** The default literal paths (package.json left out: only its command fields are sensitive). */
+const DEFAULT_LITERALS: readonly Literal[] = DEFAULT_SENSITIVE_PATTERNS.filter((p) => !p.onlyCommandFields)
+  .map((p) => literalOf(p.pattern))
+  .filter((l): l is Literal => l !== undefined)
+  .map((l) => ({ ...l, hold: HELD_WHEN_MISSING.has(l.segments[0]!) }));
+
+export interface ProtectedPathsInput {
+  /** The workspace folders as they are on disk (links resolved). */
+  folders: readonly string[];
+  /** Other writable folders (a package cache the user opened): their sensitive files are protected, none held. */
+  otherFolders?: readonly string[];
+  fs: FileSystemPort;
+  /** The sensitive-path matcher (defaults plus the user's extra patterns). */
+  sensitive: SensitivePaths;
+  /** The user's extra patterns, for the literal paths among them (always held while missing). */
+  extraPatterns?: readonly string[];
+  /** Paths a sensitive-write dialog allowed for this command: what contains them stays writable. */
+  granted?: readonly string[];
+}
+
+export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const extra = (input.extraPatterns ?? []).map(literalOf).filter((l): l is Literal => l !== undefined);
+  const literals = [...DEFAULT_LITERALS, ...extra.map((l) => ({ ...l, hold: true }))];
+  const unheld = literals.map((l) => ({ ...l, hold: false }));
+  const perFolder = await Promise.all([
+    ...input.folders.map((folder) => protectedIn(folder, literals, input)),
+    ...(input.otherFolders ?? []).map((folder) => protectedIn(folder, unheld, input)),
+  ]);
+  const all = perFolder.flat();
+  // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
+  const granted = (input.granted ?? []).map((g) => path.resolve(g));
+  const kept = all.filter((p) => !granted.some((g) => isInside(p.path, g)));
+  return kept.filter((p, i) => !kept.some((o, j) => j !== i && o.path !== p.path && isInside(o.path, p.path)) && kept.findIndex((o) => o.path === p.path) === i);
+}
+
+async function protectedIn(folder: string, literals: readonly Literal[], input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const { fs } = input;
+  // One listing answers for most literals: their first part is not there, and only what is gets looked at further.
+  const entries = await fs.readDirectory(folder).catch(() => []);
+  const present = new Map(entries.map((e) => [e.name.toLowerCase(), e.name]));
+  const fromLiterals = await Promise.all(
+    literals.map((l): Promise<ProtectedPath | undefined> | ProtectedPath | undefined => {
+      const first = present.get(l.segments[0]!.toLowerCase());
+      if (first !== undefined) return protectLiteral(folder, { ...l, segments: [first, ...l.segments.slice(1)] }, fs);
+      if (!l.hold) return undefined;
+      return { path: path.join(folder, l.segments[0]!), exists: false, kind: l.segments.length > 1 || l.folder ? 'directory' : 'file' };
+    }),
+  );
+  const found = fromLiterals.filter((p): p is ProtectedPath => p !== undefined);
+  // Names no literal covers ("*.code-workspace", the user's "**/.env*"): what is at the top of the folder now.
+  for (const entry of entries) {
+    const match = input.sensitive.match(entry.name, true);
+    if (!match || match.onlyCommandFields) continue;
+    const abs = path.join(folder, entry.name);
+    if (entry.kind === 'symlink' && !(await resolves(abs, fs))) continue;
+    found.push({ path: abs, exists: true, kind: entry.kind === 'directory' ? 'directory' : 'file' });
+  }
+  return found;
+}
+
+/** The literal path itself when it exists; else its first missing part, which the command must not create. */
+async function protectLiteral(folder: string, literal: Literal, fs: FileSystemPort): Promise<ProtectedPath | undefined> {
+  let current = folder;
+  for (const [i, segment] of literal.segments.entries()) {
+    const next = path.join(current, segment);
+    const stat = await fs.lstat(next).catch(() => undefined);
+    const last = i === literal.segments.length - 1;
+    if (!stat) return literal.hold ? { path: next, exists: false, kind: last && !literal.folder ? 'file' : 'directory' } : undefined;
+    if (stat.kind === 'symlink') {
+      // A link is protected where it leads (the runner binds through it); one leading nowhere cannot be bound.
+      if (!(await resolves(next, fs))) return undefined;
+      if (last) return { path: next, exists: true, kind: 'file' };
+      const real = await fs.realpath(next);
+      // Led outside the folder: that place is read-only already, and nothing can be put in it.
+      if (!isInside(folder, real)) return undefined;
+      current = next;
+      continue;
+    }
+    if (last) return { path: next, exists: true, kind: stat.kind === 'directory' ? 'directory' : 'file' };
+    if (stat.kind !== 'directory') return { path: next, exists: true, kind: 'file' };
+    current = next;
+  }
+  return undefined;
+}
+
+async function resolves(abs: string, fs: FileSystemPort): Promise<boolean> {
+  return fs.realpath(abs).then(
+    () => true,
+    () => false,
+  );
+}
