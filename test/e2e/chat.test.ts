@@ -158,6 +158,10 @@ describe('chat panel', { timeout: 120_000 }, () => {
       const meterText = (await chat.contextMeter.getAttribute('aria-valuetext')) ?? '';
       assert.match(meterText, /^[\d,]+ \/ 32,768 tokens$/);
       assert.notEqual(meterText.split(' ')[0], '0');
+      // Its tooltip says what the server had to read again (the fake server reports its prompt cache as Ollama does).
+      const tooltip = (await chat.contextMeter.getAttribute('title')) ?? '';
+      assert.match(tooltip, /\nLast request: the server re-read [\d,]+ of [\d,]+ prompt tokens \(\d+% from its cache\)/);
+      assert.match(tooltip, /\nThis turn: the server re-read [\d,]+ of [\d,]+ prompt tokens/);
       // Open the thinking block for the screenshot.
       await thinking.locator('summary').click();
       await session.screenshot('04-streamed-answer');

@@ -136,10 +136,14 @@ describe('workspace knowledge in the editor', { timeout: 300_000 }, () => {
 
       const requests = chatRequestsFor('[[invoice]]');
       assert.ok(requests.length >= 1, 'the question reached the model');
+      // The retrieved code travels with the question (the system prompt stays the same for the server's cache).
       const system = contentText(requests[0]!.messages?.find((m) => m.role === 'system')?.content);
-      assert.match(system, /Retrieved from the workspace index/);
-      assert.match(system, /src\/billing\.ts:\d+-\d+/);
-      assert.match(system, /const discounted = gross \* \(1 - discountRate\);/, 'the chunk text itself is in the request');
+      assert.doesNotMatch(system, /Retrieved from the workspace index/);
+      const question = contentText(requests[0]!.messages?.filter((m) => m.role === 'user').at(-1)?.content);
+      assert.match(question, /^\[\[invoice\]\] How is the invoice total computed/);
+      assert.match(question, /Retrieved from the workspace index/);
+      assert.match(question, /src\/billing\.ts:\d+-\d+/);
+      assert.match(question, /const discounted = gross \* \(1 - discountRate\);/, 'the chunk text itself is in the request');
 
       await chatPanel.frame.getByRole('button', { name: 'What the model knows' }).click();
       const retrieved = chatPanel.frame.locator('.hot-context-retrieved li').filter({ hasText: 'src/billing.ts:' });
