@@ -1,9 +1,9 @@
 // Compression bench: a scripted 200-message agent session replayed against an 8k window, one prepare per
-// model call (as the turn runner does). Prints tokens before/after each compression, the compression agent's
-// rounds, and whether any request went over the window. Run: node --import tsx bench/compression.bench.ts
+// model call (as the turn runner does). Prints tokens before/after each compression, the LLM pass's calls, and
+// whether any request went over the window. Run: node --import tsx bench/compression.bench.ts
 //
-// The "model" behind the LLM pass is the scripted CompressingModel from the unit tests (it uses the four tools
-// the way a capable model would); the fallback run uses no model at all. Server counts come from the reference
+// The "model" behind the LLM pass is the scripted CompressingModel from the unit tests (it answers the pass's
+// request with the JSON summaries it asks for, as a capable model would); the fallback run uses no model at all. Server counts come from the reference
 // tokenizer proxy (test/unit/context/referenceTokenizer.ts), so calibration runs as it would against a server.
 import { createContextManager } from '../src/core/context/contextManager';
 import type { CompressionReport } from '../src/core/compression/compressor';

@@ -3,38 +3,58 @@
 // and re-read what follows the first difference, so the shared start of this request and the last one to the
 // same model is roughly what was reused. An estimate, and the usage delta says so.
 import type { ChatMessage, ToolDefinition } from '../core/messages';
-import { argumentsToText } from '../core/messages';
+import { argumentsToText, modelText } from '../core/messages';
 
 /** Models remembered per provider (a server keeps one cached prompt per loaded model, or a few slots). */
 const MAX_MODELS = 8;
 
 export class PromptCacheEstimate {
-  private readonly last = new Map<string, string>();
+  private readonly last = new Map<string, string[]>();
+  /** Each message's rendering, kept while the message object lives (a long chat is not rendered again per request). */
+  private readonly rendered = new WeakMap<ChatMessage, string>();
+  private toolsRendered: { tools: readonly ToolDefinition[]; text: string } | undefined;
 
   /** Records this request; returns how to turn the server's prompt count into an estimate of the reused part. */
   begin(model: string, messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): (promptTokens: number) => number {
-    const rendered = render(messages, tools);
-    const previous = this.last.get(model) ?? '';
+    const parts = this.parts(messages, tools);
+    const previous = this.last.get(model) ?? [];
     this.last.delete(model);
-    this.last.set(model, rendered);
+    this.last.set(model, parts);
     if (this.last.size > MAX_MODELS) this.last.delete(this.last.keys().next().value as string);
-    const shared = commonPrefix(previous, rendered);
-    const share = rendered.length ? shared / rendered.length : 0;
+    let shared = 0;
+    let total = 0;
+    let differs = false;
+    for (const [i, part] of parts.entries()) {
+      total += part.length;
+      if (differs) continue;
+      const before = previous[i];
+      if (before === part) shared += part.length;
+      else {
+        differs = true;
+        if (before !== undefined) shared += commonPrefix(before, part);
+      }
+    }
+    const share = total ? shared / total : 0;
     return (promptTokens) => Math.max(0, Math.min(promptTokens, Math.floor(promptTokens * share)));
   }
-}
 
-/** The order chat templates render a request in: the system text, the tool list, then the conversation. */
-function render(messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): string {
-  const [first, ...rest] = messages;
-  const system = first?.role === 'system' ? first.content : '';
-  const conversation = first?.role === 'system' ? rest : messages;
-  const parts = [system, JSON.stringify(tools)];
-  for (const m of conversation) {
-    parts.push(`${m.role}\n${m.content}`);
-    for (const c of m.toolCalls ?? []) parts.push(`${c.name}${argumentsToText(c.arguments)}`);
+  /** The order chat templates render a request in: the system text, the tool list, then the conversation. */
+  private parts(messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): string[] {
+    const [first, ...rest] = messages;
+    const system = first?.role === 'system' ? first.content : '';
+    if (this.toolsRendered?.tools !== tools) this.toolsRendered = { tools, text: JSON.stringify(tools) };
+    const conversation = first?.role === 'system' ? rest : messages;
+    return [system, this.toolsRendered.text, ...conversation.map((m) => this.message(m))];
   }
-  return parts.join('\n');
+
+  private message(m: ChatMessage): string {
+    let text = this.rendered.get(m);
+    if (text === undefined) {
+      text = [`${m.role}\n${modelText(m)}`, ...(m.toolCalls ?? []).map((c) => `${c.name}${argumentsToText(c.arguments)}`)].join('\n');
+      this.rendered.set(m, text);
+    }
+    return text;
+  }
 }
 
 function commonPrefix(a: string, b: string): number {
