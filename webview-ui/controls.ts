@@ -1,6 +1,7 @@
 // Keeps the controls in step with the state: busy (Send/Stop), the context meter, the status line,
 // and the model picker filled from the host.
 import type { ChatViewState } from '../src/shared/protocol';
+import { rereadText } from '../src/shared/promptCacheText';
 import { setAttr, setHidden, setText } from './dom';
 import type { Layout } from './layout';
 
@@ -34,11 +35,10 @@ export function updateControls(layout: Layout, state: ChatViewState, hasDraft: b
 /** The tooltip's word on the server's prompt cache: what the last request and this turn made it read again. */
 export function cacheLines(cache: ChatViewState['context']['cache']): string[] {
   if (!cache) return [];
-  const line = (label: string, c: { prompt: number; cached: number; estimated: boolean }) =>
-    c.prompt > 0
-      ? `${label}: the server re-read ${numberFormat.format(c.prompt - c.cached)} of ${numberFormat.format(c.prompt)} prompt tokens (${Math.round((c.cached / c.prompt) * 100)}% from its cache${c.estimated ? ', estimated' : ''})`
-      : '';
-  return [line('Last request', cache.last), line('This turn', cache.turn)].filter((l) => l !== '');
+  return [
+    ['Last request', rereadText(cache.last)],
+    ['This turn', rereadText(cache.turn)],
+  ].flatMap(([label, text]) => (text ? [`${label}: ${text}`] : []));
 }
 
 export function contextText(used: number, available: number | null): string {

@@ -87,7 +87,7 @@ export const CacheCountsSchema = z.object({
   /** The server did not say; the cached count is estimated from how much the request matched the last one. */
   estimated: z.boolean(),
 });
-export type CacheCounts = z.infer<typeof CacheCountsSchema>;
+export type CacheCountsData = z.infer<typeof CacheCountsSchema>;
 
 export const ContextUsageSchema = z.object({
   /** Tokens the last model call used (prompt + completion). */

@@ -1,7 +1,7 @@
 // How much of each prompt the model server read again, in words the log, the CLI and the context meter share.
 // A local server keeps the previous request's tokens and reads only what follows the first change; what it
 // reports reusing (or, where it says nothing, what we estimate from the request) is `cached`, the rest re-read.
-import { formatCount } from '../formatCount';
+import { rereadText } from '../../shared/promptCacheText';
 
 export interface CacheTally {
   requests: number;
@@ -25,8 +25,5 @@ export function addUsage(tally: CacheTally, usage: { promptTokens: number; cache
 
 /** "the server re-read 1,234 of 45,678 prompt tokens (97% from its cache)" — '' before any count. */
 export function describeTally(t: CacheTally): string {
-  if (t.requests === 0 || t.prompt === 0) return '';
-  const reread = t.prompt - t.cached;
-  const share = Math.round((t.cached / t.prompt) * 100);
-  return `the server re-read ${formatCount(reread)} of ${formatCount(t.prompt)} prompt tokens (${share}% from its cache${t.estimated ? ', estimated' : ''})`;
+  return t.requests === 0 ? '' : rereadText(t);
 }
