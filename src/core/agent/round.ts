@@ -1,6 +1,7 @@
 // One model call: stream the reply, surface thinking/text as events, collect tool calls and usage.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
-import { toChatRequest, usageOf, type ChatProvider, type PromptUsage } from '../provider';
+import { toChatRequest, type ChatProvider, type PromptUsage } from '../provider';
+import { readDeltas } from '../streamDeltas';
 import type { EventBus } from './events';
 
 export interface RoundRequest {
@@ -25,31 +26,22 @@ export interface RoundReply {
 
 export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
   const reply: RoundReply = { text: '', thinking: '', toolCalls: [], finishReason: '' };
-  const stream = request.provider.chat(toChatRequest(request, request.tools));
-  for await (const delta of stream) {
-    switch (delta.type) {
-      case 'status':
-        bus.emit({ type: 'status', message: delta.message });
-        break;
-      case 'thinking':
-        reply.thinking += delta.text;
-        bus.emit({ type: 'thinking', text: delta.text });
-        break;
-      case 'text':
-        reply.text += delta.text;
-        bus.emit({ type: 'text', text: delta.text });
-        break;
-      case 'tool_call':
-        reply.toolCalls.push(delta.call);
-        break;
-      case 'usage':
-        reply.usage = usageOf(delta);
-        bus.emit({ type: 'usage', ...reply.usage });
-        break;
-      case 'done':
-        reply.finishReason = delta.finishReason;
-        break;
-    }
-  }
+  await readDeltas(request.provider.chat(toChatRequest(request, request.tools)), {
+    status: (message) => bus.emit({ type: 'status', message }),
+    thinking: (text) => {
+      reply.thinking += text;
+      bus.emit({ type: 'thinking', text });
+    },
+    text: (text) => {
+      reply.text += text;
+      bus.emit({ type: 'text', text });
+    },
+    toolCall: (call) => reply.toolCalls.push(call),
+    usage: (usage) => {
+      reply.usage = usage;
+      bus.emit({ type: 'usage', ...usage });
+    },
+    done: (finishReason) => (reply.finishReason = finishReason),
+  });
   return reply;
 }

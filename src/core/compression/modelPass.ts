@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { ProviderError, type ChatProvider } from '../provider';
 import { parseReply } from '../structured/structuredCall';
+import { readDeltas } from '../streamDeltas';
 import { estimateMessagesTokens, estimateToolDefinitionTokens, estimateTokens } from '../tokens';
 import { SummaryEdits } from './summaryEdits';
 import type { CompressionScope } from './scope';
@@ -171,9 +172,11 @@ async function callModel(
     ...(model.contextSize !== undefined && { contextSize: model.contextSize }),
     ...(model.think !== undefined && { think: model.think }),
   });
-  for await (const delta of stream) {
-    if (delta.type === 'text') text += delta.text;
-    else if (delta.type === 'usage' && delta.promptTokens > 0) options.onUsage?.(raw, delta.promptTokens);
-  }
+  await readDeltas(stream, {
+    text: (piece) => (text += piece),
+    usage: (usage) => {
+      if (usage.promptTokens > 0) options.onUsage?.(raw, usage.promptTokens);
+    },
+  });
   return text;
 }

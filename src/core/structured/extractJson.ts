@@ -1,5 +1,6 @@
 // Finds the JSON in a model's reply. Weak models wrap it in ```json fences, put prose around it, or leave a
 // trailing comma; the caller validates each candidate against its schema and takes the first that fits.
+import { matchingBracket, UNCLOSED } from './jsonBrackets';
 
 export type JsonExtraction =
   | { ok: true; candidates: unknown[] }
@@ -75,32 +76,6 @@ function parses(source: string): boolean {
   } catch {
     return false;
   }
-}
-
-const UNCLOSED = -2;
-
-/** Index of the bracket closing the one at `start`; -1 on a mismatched closer, UNCLOSED when the text ends first. */
-function matchingBracket(text: string, start: number): number {
-  const stack: string[] = [];
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === '\\') escaped = true;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{') stack.push('}');
-    else if (c === '[') stack.push(']');
-    else if (c === '}' || c === ']') {
-      if (stack.pop() !== c) return -1;
-      if (stack.length === 0) return i;
-    }
-  }
-  return UNCLOSED;
 }
 
 /** `[1, 2,]` / `{"a": 1,}` → valid JSON; commas inside strings stay. */

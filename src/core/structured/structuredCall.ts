@@ -9,6 +9,7 @@ import { extractJson } from './extractJson';
 import { describeIssues } from './issues';
 import { responseJsonSchema } from './responseSchema';
 import { StructuredOutputError } from './structuredOutputError';
+import { readDeltas } from '../streamDeltas';
 
 export interface StructuredCallInput<T> {
   provider: ChatProvider;
@@ -94,10 +95,7 @@ export function parseReply<T>(text: string, schema: z.ZodType<T>): ParsedReply<T
 async function readReply(provider: ChatProvider, request: ChatRequest): Promise<{ text: string; finishReason: string }> {
   let text = '';
   let finishReason = '';
-  for await (const delta of provider.chat(request)) {
-    if (delta.type === 'text') text += delta.text;
-    else if (delta.type === 'done') finishReason = delta.finishReason;
-  }
+  await readDeltas(provider.chat(request), { text: (piece) => (text += piece), done: (reason) => (finishReason = reason) });
   return { text, finishReason };
 }
 

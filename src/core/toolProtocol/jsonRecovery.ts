@@ -2,6 +2,7 @@
 // (`{"name": "read_file", "arguments": {...}}`, bare or in a ``` fence). Only a call that names an offered
 // tool with arguments the tool accepts is recovered; anything else stays text.
 import type { ToolCall } from '../messages';
+import { matchingBracket } from '../structured/jsonBrackets';
 
 export interface RecoveredCalls {
   calls: ToolCall[];
@@ -85,27 +86,4 @@ function candidateSpans(text: string): Span[] {
     i = end;
   }
   return spans;
-}
-
-/** Index of the bracket closing the one at `start`, honouring JSON strings; -1 when unbalanced. */
-function matchingBracket(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === '\\') escaped = true;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
 }

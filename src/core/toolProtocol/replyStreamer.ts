@@ -3,7 +3,8 @@
 // model printed as JSON. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { toChatRequest, usageOf, type ChatProvider } from '../provider';
+import { toChatRequest, type ChatProvider } from '../provider';
+import { readDeltas } from '../streamDeltas';
 import type { RoundReply } from '../agent/round';
 import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
 import type { ToolProtocol } from './protocol';
@@ -92,29 +93,14 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
     }
   };
 
-  const stream = request.provider.chat(toChatRequest(request, nativeTools));
-  for await (const delta of stream) {
-    switch (delta.type) {
-      case 'status':
-        sink.status(delta.message);
-        break;
-      case 'thinking':
-        onThinking(delta.text);
-        break;
-      case 'text':
-        textStage(think.push(delta.text));
-        break;
-      case 'tool_call':
-        reply.toolCalls.push(delta.call);
-        break;
-      case 'usage':
-        reply.usage = usageOf(delta);
-        break;
-      case 'done':
-        reply.finishReason = delta.finishReason;
-        break;
-    }
-  }
+  await readDeltas(request.provider.chat(toChatRequest(request, nativeTools)), {
+    status: (message) => sink.status(message),
+    thinking: onThinking,
+    text: (text) => textStage(think.push(text)),
+    toolCall: (call) => reply.toolCalls.push(call),
+    usage: (usage) => (reply.usage = usage),
+    done: (finishReason) => (reply.finishReason = finishReason),
+  });
 
   textStage(think.end().segments);
   const end = tools.end();
