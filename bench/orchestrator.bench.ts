@@ -5,7 +5,7 @@
 // Model time = time spent inside model calls (first byte to last), summed; wall = the whole turn.
 // Run: node --import tsx bench/orchestrator.bench.ts [--strict]   (--strict: exit 1 unless orchestrated is faster)
 import path from 'node:path';
-import { AgentSession, type AgentSessionOptions } from '../src/core/agent/agentSession';
+import { AgentSession, type AgentSessionOptions } from '../src/core/session/agentSession';
 import { EventBus } from '../src/core/agent/events';
 import { ApprovalGate } from '../src/core/approval/gate';
 import { ContextTracker } from '../src/core/context/tracker';

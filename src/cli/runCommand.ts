@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { AgentSession, type SessionKnowledge } from '../core/agent/agentSession';
+import { AgentSession, type SessionKnowledge } from '../core/session/agentSession';
 import { EventBus, type AgentEvent } from '../core/agent/events';
 import { ApprovalGate } from '../core/approval/gate';
 import { ContextTracker } from '../core/context/tracker';

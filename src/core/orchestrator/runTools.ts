@@ -4,7 +4,7 @@
 import type { ToolDefinition } from '../messages';
 import type { Plan } from './plan';
 
-/** The pre-filter as the orchestrator uses it (structurally the session's ToolPreFilter). */
+/** The pre-filter as the orchestrator uses it (structurally the ToolSelector). */
 export interface StepToolFilter {
   select(input: {
     definitions: readonly ToolDefinition[];

@@ -1,7 +1,7 @@
 // Builds the AgentSession an editor turn runs on: the same composition as the CLI (rules files, weak-model hooks,
 // context-window management, hot context) plus what only the editor has (Restricted Mode, its settings).
 // No 'vscode' import, so the integration tests build exactly what the controller builds.
-import { AgentSession, type SessionKnowledge } from '../../core/agent/agentSession';
+import { AgentSession, type SessionKnowledge } from '../../core/session/agentSession';
 import type { EventBus } from '../../core/agent/events';
 import type { ApprovalGate } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';

@@ -10,7 +10,7 @@ import type { HotContextView } from '../../shared/protocol';
 import { EventBus, type RetrievalEvent } from '../../core/agent/events';
 import { ContextTracker, type EditorActivity } from '../../core/context/tracker';
 import type { ChatMessage } from '../../core/messages';
-import type { AgentSession, SessionKnowledge } from '../../core/agent/agentSession';
+import type { AgentSession, SessionKnowledge } from '../../core/session/agentSession';
 import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';

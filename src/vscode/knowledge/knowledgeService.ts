@@ -2,7 +2,7 @@
 // retriever and summaries built on it with the chat's provider, model and embedding model. Nothing is opened or
 // built at activation: the store opens when the Knowledge view or an index action needs it, the parts on the
 // first index action or the first turn that finds an index. No 'vscode' import (the wiring passes the editor in).
-import type { SessionKnowledge } from '../../core/agent/agentSession';
+import type { SessionKnowledge } from '../../core/session/agentSession';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { IndexSummaryPort, KnowledgeRetriever, KnowledgeStorePort, Retrieval } from '../../core/knowledge/types';
 import type { FileSystemPort } from '../../core/ports';

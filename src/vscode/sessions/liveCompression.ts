@@ -1,6 +1,6 @@
 // A compression during the chat: marks the compressed messages in the panel ("[Compressed]", original
 // expandable) and stores the compressed copies and the context state with the session.
-import type { AgentSession } from '../../core/agent/agentSession';
+import type { AgentSession } from '../../core/session/agentSession';
 import type { CompressionReport } from '../../core/compression/compressor';
 import type { SessionRecorder } from '../../persistence/sessionRecorder';
 import type { ChatEvent } from '../../shared/protocol';

@@ -3,7 +3,7 @@
 // list the functions of `count` long feature modules, with or without their index summaries. Everything the
 // server was sent is measured with the windowed server's token proxy.
 import path from 'node:path';
-import { AgentSession, type SessionKnowledge } from '../../../src/core/agent/agentSession';
+import { AgentSession, type SessionKnowledge } from '../../../src/core/session/agentSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';

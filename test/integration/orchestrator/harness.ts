@@ -2,7 +2,7 @@
 // on a real fake server (any may be a closed port), on a real temp workspace with the header task.
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { AgentSession } from '../../../src/core/agent/agentSession';
+import { AgentSession } from '../../../src/core/session/agentSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate, type ApprovalAsker } from '../../../src/core/approval/gate';

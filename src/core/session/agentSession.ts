@@ -1,0 +1,198 @@
+// One conversation: its history, tools, approval gate, context tracker and weak-model helpers, and a way to run
+// turns on it. It composes the loop (src/core/agent) with what shapes each request: the fixed system prompt, the
+// tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
+// hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
+import type { ChatMessage, ToolDefinition } from '../messages';
+import { WorkingContextTail } from '../context/workingContext';
+import type { ContextManager } from '../context/contextManager';
+import { composeSystemPrompt } from '../prompt/promptBuilder';
+import { loadWorkspaceRules } from '../prompt/rulesFiles';
+import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';
+import type { ToolProtocol } from '../toolProtocol/protocol';
+import { runTurn, type ToolSelectionState, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
+import { createOrchestrator, type Orchestrator, type SavedRun } from '../orchestrator';
+import type { AgentSessionOptions } from './sessionOptions';
+import { createSessionContext } from './sessionContext';
+import { SessionRetrieval } from './sessionRetrieval';
+import { SessionTools } from './sessionTools';
+
+export type { AgentSessionOptions, SessionContextOptions, SessionKnowledge } from './sessionOptions';
+
+/** Share of the window the system prompt may take before its low-priority parts are dropped. */
+const SYSTEM_PROMPT_SHARE = 0.3;
+
+export class AgentSession {
+  readonly history: ChatMessage[];
+  /** The context-window manager: status for the meter, compressNow for the command. */
+  readonly context: ContextManager | undefined;
+  private running = false;
+  private readonly hooks: TurnHooksBundle;
+  private rules = '';
+  private protocol: ToolProtocol = 'native';
+  private readonly orchestrator: Orchestrator | undefined;
+  private readonly tools: SessionTools;
+  private readonly retrieval: SessionRetrieval | undefined;
+  private readonly tail = new WorkingContextTail();
+  /** The running turn's request, and whether its first request was prepared (retrieval, the working context). */
+  private turn: { text: string; started: boolean } | undefined;
+  private lastPromptNotice: string | undefined;
+
+  constructor(private readonly options: AgentSessionOptions) {
+    const o = options;
+    this.history = o.history ? [...o.history] : [];
+    this.tools = new SessionTools({ registry: o.registry, bus: o.bus, ...(o.allowedRisks && { allowedRisks: o.allowedRisks }), ...(o.toolSelector && { toolSelector: o.toolSelector }) });
+    this.context = createSessionContext(o, () => this.protocol, () => this.tools.definitions());
+    if (o.knowledge?.retriever) {
+      this.retrieval = new SessionRetrieval(o.knowledge, o.bus, (signal) => (this.context ? this.context.windowTokens(signal) : Promise.resolve(o.contextSize ?? 0)));
+    }
+    this.hooks = createTurnHooks({
+      provider: o.provider,
+      model: o.model,
+      registry: o.registry,
+      bus: o.bus,
+      ...(o.fallbacks && { fallbacks: o.fallbacks }),
+      ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
+      ...(o.agentSettings && { settings: o.agentSettings }),
+      ...(o.think !== undefined && { think: o.think }),
+      ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+      ...((this.context || this.retrieval) && { prepareMessages: (m, s, t) => this.prepareMessages(m, s, t) }),
+      ...(this.tools.filters && { selectTools: (state, signal) => this.selectTools(state, signal) }),
+      handOverTools: (names) => this.tools.handOver(names),
+      ...(o.sleep && { sleep: o.sleep }),
+      openTodos: () => o.tracker.todos().filter((t) => t.status !== 'done').map((t) => t.text),
+    });
+    if (o.orchestrator) {
+      const deps = {
+        tracker: o.tracker,
+        ...(o.agentSettings && { agentSettings: o.agentSettings }),
+        ...(o.toolSelector && { toolFilter: o.toolSelector }),
+        ...(o.think !== undefined && { think: o.think }),
+        ...(o.sleep && { sleep: o.sleep }),
+      };
+      this.orchestrator = createOrchestrator(o.orchestrator, deps, o.bus, o.registry, o.allowedRisks);
+    }
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** Turns are planned and executed by two models (the orchestrator option). */
+  get planned(): boolean {
+    return this.orchestrator !== undefined;
+  }
+
+  /**
+   * The system prompt: the same bytes for every request of the session (the working context and retrieved code
+   * travel at the tail, with the newest message), so a local server keeps it and the tools in its prompt cache.
+   */
+  systemPrompt(): string {
+    const o = this.options;
+    const window = this.context?.status().window;
+    const budget = window ? Math.floor(window * SYSTEM_PROMPT_SHARE) : undefined;
+    const built = composeSystemPrompt({
+      system: o.systemInfo,
+      loopBreakingTools: this.tools.definitions().some((d) => d.name === 'task_completion'),
+      toolProtocol: this.protocol,
+      // In xml mode the tools are described in this prompt: the set as chosen.
+      tools: this.tools.listed(),
+      ...(this.rules && { rules: this.rules }),
+      ...(o.userInstructions && { userInstructions: o.userInstructions }),
+      ...(o.extraParts && { extraParts: o.extraParts }),
+      ...(budget !== undefined && { budgetTokens: budget }),
+    });
+    if (built.notice && built.notice !== this.lastPromptNotice) {
+      this.lastPromptNotice = built.notice;
+      o.bus.emit({ type: 'notice', message: built.notice });
+    }
+    return built.text;
+  }
+
+  async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
+    return this.runTurnWith(text, signal, undefined);
+  }
+
+  /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
+  async resumePlan(run: SavedRun, signal: AbortSignal): Promise<TurnOutcome> {
+    if (!this.orchestrator) throw new Error('this session has no planner and executor configured, so a planned run cannot continue');
+    return this.runTurnWith(run.request, signal, run);
+  }
+
+  private async prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> {
+    // The working context goes with the newest message, which no request has carried yet: at the start of a turn
+    // the user's message (with the code retrieved for it), later only what changed. Retrieval runs here, inside the
+    // turn (after turn_start) and before its first model call.
+    const turn = this.turn;
+    if (turn) {
+      let block: string | undefined;
+      if (!turn.started) {
+        turn.started = true;
+        const retrieved = this.retrieval ? await this.retrieval.forRequest(turn.text, signal) : undefined;
+        block = this.tail.turnStart(this.options.tracker.snapshot(), retrieved);
+      } else {
+        block = this.tail.update(this.options.tracker.snapshot());
+      }
+      if (block) await this.attachContext(block);
+    }
+    if (!this.context) return messages;
+    // In xml mode the tool list travels inside the system prompt, not as definitions.
+    const prepared = await this.context.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
+    const status = this.context.status();
+    this.options.bus.emit({ type: 'context', used: status.used, window: status.window });
+    return prepared;
+  }
+
+  private async selectTools(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> {
+    const window = this.context ? await this.context.windowTokens(signal) : 0;
+    return this.tools.select({ state, window, signal, xml: this.protocol === 'xml', attach: (block) => this.attachContext(block) });
+  }
+
+  /** Adds `block` to the newest message (never sent yet, never measured yet) and records it with the message. */
+  private async attachContext(block: string): Promise<void> {
+    const newest = this.history[this.history.length - 1];
+    if (!newest || newest.role === 'system') return;
+    newest.context = newest.context ? `${newest.context}\n\n${block}` : block;
+    await this.options.onMessageContext?.(newest);
+  }
+
+  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined): Promise<TurnOutcome> {
+    if (this.running) throw new Error('a turn is already running in this session');
+    this.running = true;
+    try {
+      const o = this.options;
+      // Rules files may change between turns; the protocol is settled once per session.
+      this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
+      this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
+      this.context?.startTurn();
+      this.turn = { text, started: false };
+      o.toolSelector?.startTurn();
+      // Orchestrated: same history and config; the normal turn is its fallback.
+      const orchestrator = this.orchestrator;
+      const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =
+        resume && orchestrator ? (h, _t, c, s) => orchestrator.resume(h, resume, c, s) : orchestrator ? orchestrator.run : runTurn;
+      return await turn(this.history, text, this.turnConfig(), signal);
+    } finally {
+      this.running = false;
+      this.turn = undefined;
+    }
+  }
+
+  private turnConfig(): TurnConfig {
+    const o = this.options;
+    return {
+      provider: o.provider,
+      model: o.model,
+      registry: o.registry,
+      gate: o.gate,
+      bus: o.bus,
+      toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker, ...(o.sandbox && { sandbox: o.sandbox }) },
+      buildSystemPrompt: () => this.systemPrompt(),
+      hooks: this.hooks,
+      ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),
+      ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
+      ...(o.think !== undefined && { think: o.think }),
+      ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+      ...(o.onMessage && { onMessage: o.onMessage }),
+    };
+  }
+}
