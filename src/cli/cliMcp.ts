@@ -12,7 +12,8 @@ import { cliAuthEnv } from './cliAuth';
 import { UsageError } from './usageError';
 
 export interface CliMcp {
-  dispose(): Promise<void>;
+  /** Stops the servers; `interrupted`: the user pressed Ctrl-C, so they get SIGTERM sooner. */
+  dispose(interrupted?: boolean): Promise<void>;
 }
 
 export interface OpenedCliMcp extends CliMcp {
@@ -49,7 +50,7 @@ export async function openCliMcp(configPath: string, workspace: string, options:
   const auth = cliAuthEnv({ configPath, interactive: options.interactive, output: options.output, env: options.env, warn: options.warn });
   const manager = new McpManager({ registry: options.registry ?? new ToolRegistry(), auth, ...(options.features && { features: options.features }) });
   await manager.setServers(config.servers);
-  return { manager, servers: config.servers, configErrors: config.errors.map(String), auth, dispose: () => manager.dispose() };
+  return { manager, servers: config.servers, configErrors: config.errors.map(String), auth, dispose: (interrupted) => manager.dispose({ quick: interrupted === true }) };
 }
 
 /**
@@ -62,7 +63,7 @@ export async function startCliMcp(configPath: string, workspace: string, options
   try {
     await untilAborted(mcp.manager.startAll(), options.signal, () => new Error('interrupted while the MCP servers were starting'));
   } catch (err) {
-    await mcp.dispose();
+    await mcp.dispose(true);
     throw err;
   }
   for (const status of mcp.manager.statuses()) {

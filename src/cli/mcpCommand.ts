@@ -37,6 +37,6 @@ export async function mcpCommand(options: McpOptions, io: McpCommandIo, signal: 
     const { promptCommand } = await import('./mcpPromptCommand');
     return await promptCommand(options, mcp.manager, io, signal);
   } finally {
-    await mcp.dispose();
+    await mcp.dispose(signal.aborted);
   }
 }

@@ -91,7 +91,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
-  let mcp: { dispose(): Promise<void> } | undefined;
+  let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {
     const [{ startCliMcp, runFeatures }, { canSignInHere }] = await Promise.all([import('./cliMcp'), import('./cliAuth')]);
     const features = await runFeatures({
@@ -214,7 +214,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();
   } finally {
-    await mcp?.dispose();
+    await mcp?.dispose(signal.aborted);
     await stored?.close();
   }
   if (outcome.reason === 'completed' || outcome.reason === 'task_completion' || outcome.reason === 'ask_question') return 0;

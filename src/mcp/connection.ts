@@ -10,7 +10,7 @@ import { SamplingGate } from './samplingGate';
 import { LineRingBuffer } from './ringBuffer';
 import { createStdioTransport } from './stdioTransport';
 import { describeCallError, describeStartError, isMcpError, type ErrorContext } from './connectionErrors';
-import { isProcessAlive, killHard, trackChild, untrackChild, waitForExit } from './processes';
+import { isProcessAlive, killHard, terminateSoon, trackChild, untrackChild, waitForExit } from './processes';
 import { loadMcpSdk, type McpSdk } from './sdk';
 import { HANDSHAKE_STEP, seconds, StartDeadline, StartTimedOut } from './startDeadline';
 import type { StdioTransportConfig } from './types';
@@ -247,10 +247,13 @@ export class McpConnection {
   }
 
   /** Close the session and make sure the process is gone (stdin closed, then SIGTERM, then SIGKILL). Idempotent. */
-  async close(): Promise<void> {
+  async close(options: { quick?: boolean } = {}): Promise<void> {
     this.closing = true;
     const client = this.client;
-    if (client) await Promise.race([client.close().catch(() => undefined), delay(5000)]);
+    const closing = client ? Promise.race([client.close().catch(() => undefined), delay(5000)]) : Promise.resolve();
+    // The SDK waits 2 s after closing stdin before it sends SIGTERM; someone who pressed Ctrl-C does not wait that long.
+    if (options.quick && this.processId !== undefined) await terminateSoon(this.processId);
+    await closing;
     const pid = this.processId;
     if (pid !== undefined && isProcessAlive(pid)) {
       // The SDK's own shutdown may still be running (after a failed handshake it is not awaited): give it a moment.

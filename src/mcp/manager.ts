@@ -199,11 +199,11 @@ export class McpManager {
     return this.statuses().reduce((sum, s) => sum + s.toolTokens, 0);
   }
 
-  /** Stop everything and wait until every child process is gone. */
-  async dispose(): Promise<void> {
+  /** Stop everything and wait until every child process is gone. `quick`: after Ctrl-C, SIGTERM after 250 ms. */
+  async dispose(options: { quick?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down')));
+    await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down', options.quick)));
     this.controllers.clear();
     this.syncReadResourceTool();
     this.changed.clear();

@@ -149,8 +149,8 @@ export class ServerController implements McpToolCaller {
     return this.launch(false);
   }
 
-  /** Stop and wait until the process is gone. */
-  async stop(reason = 'stopped'): Promise<void> {
+  /** Stop and wait until the process is gone; `quick`: the user is waiting (Ctrl-C), SIGTERM comes sooner. */
+  async stop(reason = 'stopped', quick = false): Promise<void> {
     this.generation++;
     this.cancelRestart();
     this.startAbort?.abort();
@@ -159,7 +159,7 @@ export class ServerController implements McpToolCaller {
     this.readySince = undefined;
     this.removeTools();
     this.resources.forget();
-    await connection?.close();
+    await connection?.close({ quick });
     await this.launching?.catch(() => undefined);
     this.setState('stopped', reason);
   }
