@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
@@ -17,6 +16,11 @@ export interface TestAuthServerOptions {
   /** Lifetime of access tokens (default one hour). */
   accessTokenSeconds?: number;
   scopesSupported?: string[];
+  /**
+   * Loopback address to listen on (default 127.0.0.1). A browser-based editor sends addresses on localhost and
+   * 127.0.0.1 through its port proxy; another loopback address (127.0.0.2) reaches the browser as it is.
+   */
+  host?: string;
 }
 
 export interface AuthStats {
@@ -78,11 +82,15 @@ export class TestAuthServer {
   }
 
   private async listen(): Promise<void> {
+    const host = this.options.host ?? '127.0.0.1';
+    // The SDK's router wants https issuers except on localhost; this is a local test server on another loopback address.
+    if (host !== '127.0.0.1') process.env.MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL ??= '1';
+    const { mcpAuthRouter } = await import('@modelcontextprotocol/sdk/server/auth/router.js');
     const app = express();
-    const http = app.listen(0, '127.0.0.1');
+    const http = app.listen(0, host);
     await new Promise<void>((resolve) => http.once('listening', () => resolve()));
     this.http = http;
-    this.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    this.url = `http://${host}:${(http.address() as AddressInfo).port}`;
     const off = { rateLimit: false as const };
     app.use(
       mcpAuthRouter({
