@@ -4,6 +4,7 @@
 // tries again. The SDK does the protocol work (discovery, registration, PKCE, token requests).
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
+import { untilAborted } from '../../core/abortable';
 import type { McpSdk } from '../sdk';
 import { NeedsInteraction, StoredAuthProvider } from './storedProvider';
 import { addScope, coversScope, unionScope } from './scopes';
@@ -122,7 +123,7 @@ export class McpAuthSession {
     if (!o.env.signIn) throw new SignInFailed(`MCP server "${o.server}" needs you to sign in${o.env.signInHint ? `: ${o.env.signInHint(o.server)}` : ''}`);
     const info = await this.discover(challenge);
     const scope = this.scopeFor(challenge, info);
-    const interaction = await o.env.signIn(
+    const asking = o.env.signIn(
       {
         server: o.server,
         serverUrl: o.serverUrl,
@@ -131,6 +132,9 @@ export class McpAuthSession {
       },
       signal,
     );
+    // A stop does not wait for the user to answer the question; an answer that comes later is cleaned up.
+    asking.then((late) => signal.aborted && late.dispose(), () => undefined);
+    const interaction = await untilAborted(asking, signal, () => new SignInFailed('the sign-in was cancelled'));
     this.provider.beginInteraction(interaction);
     try {
       await this.provider.invalidateCredentials('tokens');
