@@ -249,6 +249,9 @@ export class McpAuthSession {
     if (err instanceof SignInFailed) return err;
     if (signal?.aborted) return new SignInFailed('the sign-in was cancelled');
     if ((err as Error)?.name === 'TimeoutError') return new SignInFailed(`nobody finished the sign-in within ${Math.round(this.o.signInTimeoutMs / 1000)} s`);
-    return new SignInFailed(`signing in to MCP server "${this.o.server}" failed: ${(err as Error)?.message ?? String(err)}`);
+    const message = (err as Error)?.message ?? String(err);
+    // The one fix only the user can make: name a client registered with that authorization server.
+    const hint = /dynamic client registration/i.test(message) ? '; give the server "oauth": {"clientId": …} (a client registered with its authorization server)' : '';
+    return new SignInFailed(`signing in to MCP server "${this.o.server}" failed: ${message}${hint}`);
   }
 }

@@ -21,6 +21,8 @@ export interface TestAuthServerOptions {
    * 127.0.0.1 through its port proxy; another loopback address (127.0.0.2) reaches the browser as it is.
    */
   host?: string;
+  /** No dynamic client registration: only `preRegistered` clients exist. */
+  preRegistered?: OAuthClientInformationFull[];
 }
 
 export interface AuthStats {
@@ -50,7 +52,9 @@ export class TestAuthServer {
   private http: Server | undefined;
   url = '';
 
-  constructor(private readonly options: TestAuthServerOptions = {}) {}
+  constructor(private readonly options: TestAuthServerOptions = {}) {
+    for (const client of options.preRegistered ?? []) this.clients.set(client.client_id, client);
+  }
 
   static async start(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
     const server = new TestAuthServer(options);
@@ -108,12 +112,14 @@ export class TestAuthServer {
   private provider(): OAuthServerProvider {
     const clientsStore: OAuthRegisteredClientsStore = {
       getClient: (id) => this.clients.get(id),
-      registerClient: (client) => {
-        this.stats.registrations++;
-        const full = { ...client, client_id: `client-${randomBytes(6).toString('hex')}`, client_id_issued_at: Math.floor(Date.now() / 1000) } as OAuthClientInformationFull;
-        this.clients.set(full.client_id, full);
-        return full;
-      },
+      ...(!this.options.preRegistered && {
+        registerClient: (client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) => {
+          this.stats.registrations++;
+          const full = { ...client, client_id: `client-${randomBytes(6).toString('hex')}`, client_id_issued_at: Math.floor(Date.now() / 1000) } as OAuthClientInformationFull;
+          this.clients.set(full.client_id, full);
+          return full;
+        },
+      }),
     };
     return {
       clientsStore,

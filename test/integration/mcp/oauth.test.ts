@@ -195,3 +195,32 @@ test('OAuth stays out of the way: a configured Authorization header, or "oauth":
     await manager.dispose();
   }
 });
+
+test('an authorization server without registration: a configured client signs in; without one the error says what to set', async () => {
+  const closed = await TestAuthServer.start({ preRegistered: [{ client_id: 'harness-app', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }] });
+  const protectedServer = await ProtectedMcpServer.start(closed);
+  const opened: string[] = [];
+  try {
+    const unconfigured = await started({ store: new MemoryAuthStore(), signIn: browserSignIn(opened) }, [server('closed', protectedServer.url)]);
+    try {
+      assert.equal(unconfigured.manager.status('closed').state, 'failed');
+      assert.match(unconfigured.manager.status('closed').message!, /does not support dynamic client registration; give the server "oauth": \{"clientId": …\}/);
+    } finally {
+      await unconfigured.manager.dispose();
+    }
+    const store = new MemoryAuthStore();
+    const configured: McpServerConfig = { ...server('closed', protectedServer.url), transport: { type: 'http', url: protectedServer.url, headers: {}, oauth: { grant: 'authorization_code', clientId: 'harness-app' } } };
+    const { manager } = await started({ store, signIn: browserSignIn(opened) }, [configured]);
+    try {
+      assert.equal(manager.status('closed').state, 'ready', manager.status('closed').message);
+      assert.equal(new URL(opened.at(-1)!).searchParams.get('client_id'), 'harness-app');
+      assert.equal(closed.stats.registrations, 0);
+      assert.equal(store.records.get(protectedServer.url)?.clientInformation, undefined, 'a configured client is not copied into the store');
+    } finally {
+      await manager.dispose();
+    }
+  } finally {
+    await protectedServer.close();
+    await closed.close();
+  }
+});
