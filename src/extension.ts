@@ -55,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ),
   });
   // MCP servers start when the chat is first shown or a turn starts, never at activation.
-  const mcp = createMcp({ context, log, getRegistry: () => controller.toolRegistry(), samplingModel: samplingModelOf(() => controller) });
+  const mcp = createMcp({ context, log, redactor, getRegistry: () => controller.toolRegistry(), samplingModel: samplingModelOf(() => controller) });
   shutdownMcp = () => mcp.service.shutdown();
   // The servers' prompts and resources, for the chat's slash commands and resource chips.
   const mcpChat = mcpChatSource(mcp.service);

@@ -6,8 +6,10 @@ import type { RiskLevel } from '../core/tools/tool';
 import { UsageError } from './usageError';
 import { positiveInt, retryBackoffFromEnv, sandboxFlags } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
+import { parseMcpCommand, type McpOptions } from './mcpArgs';
 export { USAGE } from './usage';
 export { UsageError };
+export { parseNamedArgs, type McpListOptions, type McpLoginOptions, type McpLogoutOptions, type McpOptions, type McpPromptOptions, type McpResourceOptions } from './mcpArgs';
 
 export type ApproveMode = 'none' | 'read' | 'all';
 
@@ -95,38 +97,6 @@ export interface QueryOptions extends KnowledgeCommandOptions {
   text: string;
   k: number;
 }
-
-/** `localharness mcp list|resource|prompt`: look at the servers of an MCP config file without the agent. */
-interface McpCommandBase {
-  command: 'mcp';
-  mcpConfig: string;
-  /** Announced to the servers as their root, and `\${workspaceFolder}` in the config file. */
-  workspace: string;
-  json: boolean;
-}
-
-export interface McpListOptions extends McpCommandBase {
-  action: 'list';
-}
-
-export interface McpResourceOptions extends McpCommandBase {
-  action: 'resource';
-  server: string;
-  /** A URI, or a resource template (its name or uriTemplate) filled from `args`. */
-  uri: string;
-  args: Record<string, string>;
-  /** Write the content (binary parts decoded) to this file instead of stdout. */
-  out?: string;
-}
-
-export interface McpPromptOptions extends McpCommandBase {
-  action: 'prompt';
-  server: string;
-  name: string;
-  args: Record<string, string>;
-}
-
-export type McpOptions = McpListOptions | McpResourceOptions | McpPromptOptions;
 
 export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | { command: 'help' } | { command: 'version' };
 
@@ -341,51 +311,4 @@ function parseKnowledgeCommand(
   const text = rest.join(' ').trim();
   if (!text) throw new UsageError('missing TEXT: localharness query --db FILE "where is the config parsed?"');
   return { command, ...shared, text, k: positiveInt('--k', str('k')) ?? 5 };
-}
-
-/** The options `mcp` understands; anything else given to it is a mistake worth saying. */
-const MCP_OPTIONS = new Set(['mcp-config', 'workspace', 'json', 'arg', 'out']);
-const MCP_USAGE: Record<McpOptions['action'], string> = {
-  list: 'localharness mcp list --mcp-config FILE',
-  resource: 'localharness mcp resource --mcp-config FILE SERVER URI',
-  prompt: 'localharness mcp prompt --mcp-config FILE SERVER PROMPT [--arg NAME=VALUE]...',
-};
-
-function parseMcpCommand(rest: string[], values: Record<string, string | boolean | string[] | undefined>, cwd: string): McpOptions {
-  const [action, ...operands] = rest;
-  if (action !== 'list' && action !== 'resource' && action !== 'prompt') {
-    throw new UsageError(action ? `unknown mcp command "${action}" (list, resource or prompt)` : 'missing mcp command: mcp list, mcp resource or mcp prompt');
-  }
-  const foreign = Object.keys(values).find((name) => values[name] !== undefined && !MCP_OPTIONS.has(name));
-  if (foreign) throw new UsageError(`--${foreign} does not apply to \`mcp ${action}\``);
-  if (values.out !== undefined && action !== 'resource') throw new UsageError('--out only works with `mcp resource`');
-  if (values.arg !== undefined && action === 'list') throw new UsageError('--arg only works with `mcp resource` and `mcp prompt`');
-  const mcpConfig = values['mcp-config'] as string | undefined;
-  if (mcpConfig === undefined || mcpConfig.trim() === '') throw new UsageError(`missing --mcp-config FILE: ${MCP_USAGE[action]}`);
-  const base = { command: 'mcp' as const, mcpConfig, workspace: (values.workspace as string | undefined) ?? cwd, json: !!values.json };
-  const expected = action === 'list' ? 0 : 2;
-  if (operands.length !== expected || operands.some((o) => o.trim() === '')) {
-    const what = action === 'list' ? 'no arguments' : action === 'resource' ? 'SERVER and URI' : 'SERVER and PROMPT';
-    throw new UsageError(`\`mcp ${action}\` takes ${what}${operands.length ? `, got ${operands.map((o) => JSON.stringify(o)).join(' ')}` : ''}: ${MCP_USAGE[action]}`);
-  }
-  if (action === 'list') return { ...base, action };
-  const [server, target] = operands as [string, string];
-  const args = parseNamedArgs((values.arg as string[] | undefined) ?? []);
-  if (action === 'prompt') return { ...base, action, server, name: target, args };
-  const out = values.out as string | undefined;
-  if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');
-  return { ...base, action, server, uri: target, args, ...(out !== undefined && { out }) };
-}
-
-/** `--arg NAME=VALUE`, repeatable: the value is everything after the first `=` (it may be empty or contain `=`). */
-export function parseNamedArgs(list: readonly string[]): Record<string, string> {
-  const args: Record<string, string> = {};
-  for (const item of list) {
-    const eq = item.indexOf('=');
-    const name = eq < 0 ? '' : item.slice(0, eq).trim();
-    if (!name) throw new UsageError(`--arg must look like NAME=VALUE, got "${item}"`);
-    if (Object.hasOwn(args, name)) throw new UsageError(`--arg ${name} is given twice`);
-    args[name] = item.slice(eq + 1);
-  }
-  return args;
 }

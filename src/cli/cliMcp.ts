@@ -6,16 +6,22 @@ import type { ChatProvider } from '../core/provider';
 import { ToolRegistry } from '../core/tools/registry';
 import type { McpClientFeatures, McpRoot } from '../mcp/clientFeatures';
 import type { McpManager } from '../mcp/manager';
-import { UsageError } from './args';
+import type { McpServerConfig } from '../mcp/types';
+import { untilAborted } from '../core/abortable';
+import { cliAuthEnv } from './cliAuth';
+import { UsageError } from './usageError';
 
 export interface CliMcp {
-  dispose(): Promise<void>;
+  /** Stops the servers; `interrupted`: the user pressed Ctrl-C, so they get SIGTERM sooner. */
+  dispose(interrupted?: boolean): Promise<void>;
 }
 
 export interface OpenedCliMcp extends CliMcp {
   manager: McpManager;
+  servers: readonly McpServerConfig[];
   /** Entries of the file that were left out (each says why); already passed to `warn`. */
   configErrors: string[];
+  auth: ReturnType<typeof cliAuthEnv>;
 }
 
 export interface OpenCliMcpOptions {
@@ -23,6 +29,11 @@ export interface OpenCliMcpOptions {
   registry?: ToolRegistry;
   features?: McpClientFeatures;
   warn: (message: string) => void;
+  /** Whether a server may send the user to the browser to sign in (a terminal, or $BROWSER). */
+  interactive: boolean;
+  /** Where sign-in addresses are printed (stderr). */
+  output: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
 }
 
 /** Reads the config file and creates the manager; no server is started yet. A file that cannot be used is a usage error. */
@@ -36,15 +47,25 @@ export async function openCliMcp(configPath: string, workspace: string, options:
     throw e;
   }
   for (const message of [...config.errors, ...config.warnings]) options.warn(`MCP config: ${typeof message === 'string' ? message : JSON.stringify(message)}`);
-  const manager = new McpManager({ registry: options.registry ?? new ToolRegistry(), ...(options.features && { features: options.features }) });
+  const auth = cliAuthEnv({ configPath, interactive: options.interactive, output: options.output, env: options.env, warn: options.warn });
+  const manager = new McpManager({ registry: options.registry ?? new ToolRegistry(), auth, ...(options.features && { features: options.features }) });
   await manager.setServers(config.servers);
-  return { manager, configErrors: config.errors.map(String), dispose: () => manager.dispose() };
+  return { manager, servers: config.servers, configErrors: config.errors.map(String), auth, dispose: (interrupted) => manager.dispose({ quick: interrupted === true }) };
 }
 
-/** For `run`: every server started, the ones that did not come up reported through `warn`. */
-export async function startCliMcp(configPath: string, workspace: string, registry: ToolRegistry, warn: (m: string) => void, features?: McpClientFeatures): Promise<CliMcp> {
-  const mcp = await openCliMcp(configPath, workspace, { registry, warn, ...(features && { features }) });
-  await mcp.manager.startAll();
+/**
+ * For `run`: every server started, the ones that did not come up reported through `warn`. Ctrl-C while they
+ * start stops them and rejects.
+ */
+export async function startCliMcp(configPath: string, workspace: string, options: OpenCliMcpOptions & { registry: ToolRegistry; signal: AbortSignal }): Promise<CliMcp> {
+  const mcp = await openCliMcp(configPath, workspace, options);
+  const { warn } = options;
+  try {
+    await untilAborted(mcp.manager.startAll(), options.signal, () => new Error('interrupted while the MCP servers were starting'));
+  } catch (err) {
+    await mcp.dispose(true);
+    throw err;
+  }
   for (const status of mcp.manager.statuses()) {
     if (status.state !== 'ready') warn(`MCP server "${status.name}" is ${status.state}: ${status.message ?? ''}`);
   }

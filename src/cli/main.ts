@@ -2,6 +2,9 @@
 import { parseCli, UsageError, USAGE } from './args';
 import { killTrackedChildren } from '../mcp/processes';
 
+/** How long the work may take to wind down after Ctrl-C or SIGTERM before the process exits anyway. */
+const STOP_GRACE_MS = 2000;
+
 /** Set when the reader of stdout went away (`localharness sessions | head -1`). */
 let stdoutClosed = false;
 
@@ -31,13 +34,17 @@ async function main(): Promise<number> {
     process.stdout.write(`${typeof VERSION === 'string' ? VERSION : 'dev'}\n`);
     return 0;
   }
-  const onSignal = () => {
-    if (controller.signal.aborted) {
-      // The user insists: exit now, but never leave MCP server processes behind.
-      killTrackedChildren();
-      process.exit(130);
-    }
+  const exitNow = (why: string) => {
+    // Never leave MCP server processes behind, whatever is still stopping.
+    killTrackedChildren();
+    process.stderr.write(`localharness: ${why}; stopped the MCP servers and exiting\n`);
+    process.exit(130);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) exitNow(`${signal} again`);
     controller.abort();
+    // Stopping should take well under a second; if something still holds on, one signal is still enough.
+    setTimeout(() => exitNow(`still stopping ${STOP_GRACE_MS / 1000} s after ${signal}`), STOP_GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

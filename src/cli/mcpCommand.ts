@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, type McpOptions } from './args';
+import { canSignInHere } from './cliAuth';
 import { openCliMcp, workspaceRoots } from './cliMcp';
 import type { McpCommandIo } from './mcpStart';
 
@@ -12,7 +13,14 @@ export async function mcpCommand(options: McpOptions, io: McpCommandIo, signal: 
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
   // Servers may ask for the roots; elicitation and sampling are not offered here (nobody runs a model).
-  const mcp = await openCliMcp(options.mcpConfig, workspace, { warn, features: { roots: () => workspaceRoots(workspace) } });
+  const mcp = await openCliMcp(options.mcpConfig, workspace, {
+    warn,
+    features: { roots: () => workspaceRoots(workspace) },
+    // `mcp login` is how one signs in without a terminal in the loop: it always may.
+    interactive: options.action === 'login' || canSignInHere(process.stdin, io.stderr as NodeJS.WriteStream, process.env),
+    output: io.stderr,
+    env: process.env,
+  });
   try {
     if (options.action === 'list') {
       const { listCommand } = await import('./mcpListCommand');
@@ -22,9 +30,13 @@ export async function mcpCommand(options: McpOptions, io: McpCommandIo, signal: 
       const { resourceCommand } = await import('./mcpResourceCommand');
       return await resourceCommand(options, mcp.manager, io, signal);
     }
+    if (options.action === 'login' || options.action === 'logout') {
+      const { loginCommand, logoutCommand } = await import('./mcpSignInCommands');
+      return options.action === 'login' ? await loginCommand(options, mcp, io, signal) : await logoutCommand(options, mcp, io);
+    }
     const { promptCommand } = await import('./mcpPromptCommand');
     return await promptCommand(options, mcp.manager, io, signal);
   } finally {
-    await mcp.dispose();
+    await mcp.dispose(signal.aborted);
   }
 }

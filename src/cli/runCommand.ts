@@ -91,9 +91,9 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
-  let mcp: { dispose(): Promise<void> } | undefined;
+  let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {
-    const { startCliMcp, runFeatures } = await import('./cliMcp');
+    const [{ startCliMcp, runFeatures }, { canSignInHere }] = await Promise.all([import('./cliMcp'), import('./cliAuth')]);
     const features = await runFeatures({
       workspace,
       input: io.stdin,
@@ -104,7 +104,15 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       notice: warn,
       signal,
     });
-    mcp = await startCliMcp(options.mcpConfig, workspace, registry, warn, features);
+    mcp = await startCliMcp(options.mcpConfig, workspace, {
+      registry,
+      warn,
+      features,
+      signal,
+      interactive: canSignInHere(io.stdin, io.stderr, process.env),
+      output: io.stderr,
+      env: process.env,
+    });
   }
   const toolSelector = createToolPreFilter({
     provider,
@@ -210,7 +218,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     await stored?.endTurn();
   } finally {
     confined.dispose();
-    await mcp?.dispose();
+    await mcp?.dispose(signal.aborted);
     await stored?.close();
   }
   if (outcome.reason === 'completed' || outcome.reason === 'task_completion' || outcome.reason === 'ask_question') return 0;

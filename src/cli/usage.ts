@@ -17,6 +17,8 @@ export const USAGE = `Usage:
   localharness mcp list --mcp-config FILE [--workspace DIR] [--json]
   localharness mcp resource --mcp-config FILE [--workspace DIR] [--out FILE] [--json] SERVER URI|TEMPLATE [--arg NAME=VALUE]...
   localharness mcp prompt --mcp-config FILE [--workspace DIR] [--json] SERVER PROMPT [--arg NAME=VALUE]...
+  localharness mcp login  --mcp-config FILE SERVER
+  localharness mcp logout --mcp-config FILE SERVER
   localharness --help | --version
 
 Options:
@@ -79,4 +81,8 @@ MCP servers of a config file, without the agent (servers start, answer, and are 
   mcp resource    print a resource's text; binary parts are described in one line unless --out FILE
                   (then the content, binary parts decoded, goes to FILE). A resource template (its name or
                   uriTemplate) is filled from --arg NAME=VALUE
-  mcp prompt      print a prompt's messages, its arguments given as --arg NAME=VALUE (repeatable)`;
+  mcp prompt      print a prompt's messages, its arguments given as --arg NAME=VALUE (repeatable)
+  mcp login       sign in to an HTTP server that uses OAuth: the browser opens (the address is also printed)
+                  and redirects back to 127.0.0.1; the tokens go to ~/.config/localharness/mcp-auth.json
+                  (only you can read it). run and mcp sign in by themselves on a terminal or with $BROWSER set
+  mcp logout      forget a server's tokens and client registration`;

@@ -1,5 +1,6 @@
 // What a server will run, as the user sees it in the consent dialog, and a fingerprint to remember consent by.
 import { createHash } from 'node:crypto';
+import { describeOAuth } from './auth/oauthConfig';
 import type { McpServerConfig, McpServerSource } from './types';
 
 /** Workspace-defined servers arrive with a repository, so they need consent and a trusted workspace. */
@@ -12,7 +13,9 @@ export function commandLineOf(config: McpServerConfig): string {
   const t = config.transport;
   if (t.type !== 'stdio') {
     const headers = Object.keys(t.headers);
-    return `${t.type === 'sse' ? 'SSE' : 'HTTP'} ${t.url}${headers.length ? ` (headers: ${headers.join(', ')})` : ''}`;
+    const oauth = describeOAuth(t.oauth);
+    const extras = [...(headers.length ? [`headers: ${headers.join(', ')}`] : []), ...(oauth ? [oauth] : [])];
+    return `${t.type === 'sse' ? 'SSE' : 'HTTP'} ${t.url}${extras.length ? ` (${extras.join('; ')})` : ''}`;
   }
   const env = Object.entries(t.env).map(([k, v]) => `${k}=${quote(v)}`);
   const line = [...env, quote(t.command), ...t.args.map(quote)].join(' ');
@@ -28,8 +31,20 @@ export function consentFingerprint(config: McpServerConfig): string {
   const canonical =
     t.type === 'stdio'
       ? { type: t.type, command: t.command, args: t.args, env: sortKeys(t.env), cwd: t.cwd ?? null }
-      : { type: t.type, url: t.url, headers: sortKeys(t.headers) };
+      : { type: t.type, url: t.url, headers: sortKeys(t.headers), ...(t.oauth !== undefined && { oauth: withoutSecrets(t.oauth) }) };
   return createHash('sha256').update(JSON.stringify({ name: config.name, ...canonical })).digest('hex');
+}
+
+/** The OAuth settings minus secret values (only whether one is set), so a fingerprint never carries them. */
+function withoutSecrets(oauth: NonNullable<Extract<McpServerConfig['transport'], { type: 'http' | 'sse' }>['oauth']>): unknown {
+  if (oauth === false) return false;
+  const { clientSecret, privateKey, enterprise, ...rest } = oauth;
+  return {
+    ...rest,
+    clientSecret: clientSecret !== undefined,
+    privateKey: privateKey !== undefined,
+    ...(enterprise && { enterprise: { tokenEndpoint: enterprise.tokenEndpoint, clientId: enterprise.clientId } }),
+  };
 }
 
 function sortKeys(record: Record<string, string>): Array<[string, string]> {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { expandVariables, ExpansionError, type McpConfigVariables } from './expand';
 import { parseJsonc } from './jsonc';
+import { normaliseOAuth, OAuthConfigError, oauthSchema } from './auth/oauthConfig';
 import type { McpServerConfig, McpServerSource, TransportConfig } from './types';
 
 export type { McpConfigVariables } from './expand';
@@ -44,6 +45,7 @@ const httpSchema = z.object({
   type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
   url: z.string().min(1, 'must not be empty'),
   headers: z.record(z.string(), z.string()).optional(),
+  oauth: oauthSchema.optional(),
   ...commonFields,
 });
 
@@ -176,7 +178,14 @@ function parseServer(
     // Headers carry tokens, so `${env:NAME}` works there too.
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(parsed.headers ?? {})) headers[k] = expand(v);
-    transport = { type: parsed.type === 'sse' ? 'sse' : 'http', url: url.toString(), headers };
+    let oauth;
+    try {
+      oauth = normaliseOAuth(parsed.oauth, expand, vars.workspaceFolder);
+    } catch (err) {
+      if (err instanceof OAuthConfigError) throw new McpConfigError(err.message);
+      throw err;
+    }
+    transport = { type: parsed.type === 'sse' ? 'sse' : 'http', url: url.toString(), headers, ...(oauth !== undefined && { oauth }) };
     common = parsed;
   }
   return {

@@ -1,66 +1,23 @@
 // One live connection to one MCP server: spawn or dial, handshake, list and call tools, close without orphans.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { SignInFailed, SignInRequired, type AuthChallenge } from './auth/types';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatureHandlers';
-import type { McpClientFeatures } from './clientFeatures';
 import type { ToolCallOutput } from './content';
+import { delay, errorMessage, formatProgress } from './connectionText';
+import { connectHttp } from './httpConnect';
 import { SamplingGate } from './samplingGate';
-import { LineRingBuffer, LineSplitter } from './ringBuffer';
-import { isProcessAlive, killHard, trackChild, untrackChild, waitForExit } from './processes';
+import { LineRingBuffer } from './ringBuffer';
+import { createStdioTransport } from './stdioTransport';
+import { describeCallError, describeStartError, isMcpError, type ErrorContext } from './connectionErrors';
+import { isProcessAlive, killHard, terminateSoon, trackChild, untrackChild, waitForExit } from './processes';
 import { loadMcpSdk, type McpSdk } from './sdk';
-import type { HttpTransportConfig, McpServerConfig, StdioTransportConfig } from './types';
+import { HANDSHAKE_STEP, seconds, StartDeadline, StartTimedOut } from './startDeadline';
+import type { StdioTransportConfig } from './types';
+import { installNotificationHandlers } from './clientNotifications';
+import { McpCallError, McpStartError, type CallOptions, type OpenOptions, type RequestCallOptions } from './connectionTypes';
 
-export interface ConnectionHooks {
-  log(line: string): void;
-  /** The server sent notifications/tools/list_changed. */
-  onToolsChanged(): void;
-  /** The connection ended without us closing it (process crashed or exited, HTTP session ended). */
-  onUnexpectedClose(reason: string): void;
-  /** notifications/resources/list_changed */
-  onResourcesChanged?(): void;
-  /** notifications/prompts/list_changed */
-  onPromptsChanged?(): void;
-  /** notifications/resources/updated for a subscribed resource. */
-  onResourceUpdated?(uri: string): void;
-}
-
-export interface OpenOptions {
-  config: McpServerConfig;
-  startTimeoutMs: number;
-  hooks: ConnectionHooks;
-  clientVersion: string;
-  fetch?: FetchLike;
-  signal?: AbortSignal;
-  /** What the host lends servers (roots, elicitation, sampling); sampling also needs the gate. */
-  features?: McpClientFeatures;
-  samplingGate?: SamplingGate;
-}
-
-export interface RequestCallOptions {
-  signal?: AbortSignal;
-  timeoutMs: number;
-}
-
-export interface CallOptions {
-  signal: AbortSignal;
-  timeoutMs: number;
-  onProgress?: (message: string) => void;
-}
-
-export class McpStartError extends Error {}
-
-export type CallFailure = 'cancelled' | 'timeout' | 'closed' | 'server';
-
-export class McpCallError extends Error {
-  constructor(
-    message: string,
-    readonly kind: CallFailure,
-  ) {
-    super(message);
-  }
-}
+export { McpCallError, McpStartError, type CallFailure, type CallOptions, type ConnectionHooks, type OpenOptions, type RequestCallOptions } from './connectionTypes';
 
 // Loose on purpose: entries are checked one by one later, so one bad entry can't hide the rest.
 const PAGE_SCHEMAS = {
@@ -75,6 +32,9 @@ const PromptResultSchema = z.looseObject({ description: z.unknown().optional(), 
 const EmptySchema = z.looseObject({});
 const MAX_PAGES = 100;
 const STDERR_TAIL_LINES = 12;
+/** Browser sign-ins one start may ask for (a second one covers a step-up right after the first). */
+const MAX_SIGN_INS = 2;
+const NEVER = new AbortController().signal;
 
 export class McpConnection {
   readonly stderr = new LineRingBuffer();
@@ -92,17 +52,19 @@ export class McpConnection {
     private readonly options: OpenOptions,
   ) {}
 
-  /** Start the server (or dial it) and finish the MCP handshake; throws McpStartError with the stderr tail. */
+  /**
+   * Start the server (or dial it) and finish the MCP handshake, each attempt within `startTimeoutMs` and the
+   * caller's signal; a server that wants a sign-in gets one between attempts. Throws McpStartError saying what
+   * was tried (with the stderr tail).
+   */
   static async open(options: OpenOptions): Promise<McpConnection> {
     const sdk = await loadMcpSdk();
     const connection = new McpConnection(sdk, options);
     try {
       options.signal?.throwIfAborted();
-      const t = options.config.transport;
-      if (t.type === 'stdio') await connection.connectStdio(t);
-      else await connection.connectHttp(t);
+      await connection.connectSigningIn();
     } catch (err) {
-      const message = await connection.describeStartError(err);
+      const message = await describeStartError(err, connection.errorContext());
       await connection.close();
       throw new McpStartError(message);
     }
@@ -193,10 +155,14 @@ export class McpConnection {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result: Record<string, unknown> & { nextCursor?: string | undefined } = await client.request(
-        { method, params: cursor === undefined ? {} : { cursor } },
-        PAGE_SCHEMAS[method] as z.ZodType<Record<string, unknown> & { nextCursor?: string }>,
-        { timeout: this.options.startTimeoutMs, ...(signal && { signal }) },
+      const params = cursor === undefined ? {} : { cursor };
+      const result: Record<string, unknown> & { nextCursor?: string | undefined } = await this.authorized(
+        () =>
+          client.request({ method, params }, PAGE_SCHEMAS[method] as z.ZodType<Record<string, unknown> & { nextCursor?: string }>, {
+            timeout: this.options.startTimeoutMs,
+            ...(signal && { signal }),
+          }),
+        signal,
       );
       entries.push(...(result[key] as unknown[]));
       cursor = result.nextCursor;
@@ -215,10 +181,11 @@ export class McpConnection {
     if (options.signal?.aborted) forward();
     else options.signal?.addEventListener('abort', forward, { once: true });
     try {
-      return await client.request(request, schema, { signal: controller.signal, timeout: options.timeoutMs });
+      return await this.authorized(() => client.request(request, schema, { signal: controller.signal, timeout: options.timeoutMs }), controller.signal);
     } catch (err) {
       const name = this.options.config.name;
       if (options.signal?.aborted) throw new McpCallError(`Cancelled while ${action} on MCP server "${name}".`, 'cancelled');
+      if (err instanceof SignInFailed) throw new McpCallError(`MCP server "${name}" could not be used for ${action}: ${err.message}.`, 'server');
       if (this.isMcpError(err, 'RequestTimeout')) throw new McpCallError(`MCP server "${name}" did not answer within ${seconds(options.timeoutMs)} while ${action}.`, 'timeout');
       if (this.isMcpError(err, 'ConnectionClosed') || (err instanceof Error && err.message === 'Not connected')) {
         throw new McpCallError(`MCP server "${name}" stopped while ${action}.`, 'closed');
@@ -238,23 +205,38 @@ export class McpConnection {
     if (options.signal.aborted) forward();
     else options.signal.addEventListener('abort', forward, { once: true });
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal: controller.signal,
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => {
-          // Progress only grows (the spec says so); a report replayed over a reconnected HTTP stream is not news.
-          if (p.progress <= lastProgress) return;
-          lastProgress = p.progress;
-          options.onProgress?.(formatProgress(p));
-        },
-      });
+      const call = () =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal: controller.signal,
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => {
+            // Progress only grows (the spec says so); a report replayed over a reconnected HTTP stream is not news.
+            if (p.progress <= lastProgress) return;
+            lastProgress = p.progress;
+            options.onProgress?.(formatProgress(p));
+          },
+        });
+      // A server may want more scope for this tool (step-up): sign in with it, then call again.
+      const result = await this.authorized(call, controller.signal);
       // Servers of protocol 2024-10-07 answer with a bare `toolResult`.
       return 'toolResult' in result && !('content' in result) ? { structuredContent: result.toolResult } : (result as ToolCallOutput);
     } catch (err) {
-      throw await this.describeCallError(err, options);
+      throw await describeCallError(err, options, this.errorContext());
     } finally {
       options.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /** Runs a request; when the server asks for a sign-in (or more scope), signs in once and runs it again. */
+  private async authorized<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      const { auth } = this.options;
+      if (!auth || !(err instanceof SignInRequired) || signal?.aborted) throw err;
+      await auth.signIn(err.challenge, signal ?? NEVER);
+      return request();
     }
   }
 
@@ -265,10 +247,13 @@ export class McpConnection {
   }
 
   /** Close the session and make sure the process is gone (stdin closed, then SIGTERM, then SIGKILL). Idempotent. */
-  async close(): Promise<void> {
+  async close(options: { quick?: boolean } = {}): Promise<void> {
     this.closing = true;
     const client = this.client;
-    if (client) await Promise.race([client.close().catch(() => undefined), delay(5000)]);
+    const closing = client ? Promise.race([client.close().catch(() => undefined), delay(5000)]) : Promise.resolve();
+    // The SDK waits 2 s after closing stdin before it sends SIGTERM; someone who pressed Ctrl-C does not wait that long.
+    if (options.quick && this.processId !== undefined) await terminateSoon(this.processId);
+    await closing;
     const pid = this.processId;
     if (pid !== undefined && isProcessAlive(pid)) {
       // The SDK's own shutdown may still be running (after a failed handshake it is not awaited): give it a moment.
@@ -280,72 +265,75 @@ export class McpConnection {
     if (pid !== undefined && !isProcessAlive(pid)) untrackChild(pid);
   }
 
-  private async connectStdio(t: StdioTransportConfig): Promise<void> {
-    const onSpawn = (pid: number | null) => {
-      if (pid === null) return;
-      this.processId = pid;
-      trackChild(pid);
-      this.options.hooks.log(`process ${pid} spawned`);
-    };
-    // Learn the pid as soon as the process spawns, before the handshake answer (which may never come).
-    class PidReportingTransport extends this.sdk.StdioClientTransport {
-      override async start(): Promise<void> {
-        await super.start();
-        onSpawn(this.pid);
+  private async connectSigningIn(): Promise<void> {
+    const { auth, signal } = this.options;
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await this.connectOnce();
+      } catch (err) {
+        const challenge = this.challengeOf(err);
+        if (!auth || !challenge || signIns >= MAX_SIGN_INS || signal?.aborted) throw err;
+        await this.discard();
+        // The user's time in the browser is not the server's start time: the next attempt has a fresh deadline.
+        await auth.signIn(challenge, signal ?? NEVER);
       }
     }
-    const transport = new PidReportingTransport({
-      command: t.command,
-      args: t.args,
-      env: t.env,
-      ...(t.cwd !== undefined && { cwd: t.cwd }),
-      stderr: 'pipe',
-    });
-    const stream = transport.stderr;
-    if (stream) {
-      const splitter = new LineSplitter((line) => {
-        this.stderr.push(line);
-        this.options.hooks.log(`[stderr] ${line}`);
-      });
-      const decoder = new StringDecoder('utf8');
-      stream.on('data', (chunk: Buffer | string) => splitter.write(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
-      stream.on('end', () => splitter.flush());
-    }
-    this.exited = new Promise((resolve) => (this.markExited = resolve));
-    await this.attach().connect(transport, this.connectOptions());
-    this.options.hooks.log('MCP handshake done');
   }
 
-  private async connectHttp(t: HttpTransportConfig): Promise<void> {
-    const url = new URL(t.url);
-    const transportOptions = {
-      requestInit: { headers: t.headers },
-      ...(this.options.fetch && { fetch: this.options.fetch }),
-    };
-    if (t.type === 'sse') {
-      await this.attach().connect(new this.sdk.SSEClientTransport(url, transportOptions), this.connectOptions());
-      return;
-    }
-    let streamableError: unknown;
+  /** One attempt under one deadline: start or dial, the SSE fallback, the handshake. */
+  private async connectOnce(): Promise<void> {
+    const deadline = new StartDeadline(this.options.startTimeoutMs, this.options.signal);
+    this.options.auth?.beginAttempt();
     try {
-      const transport = new this.sdk.StreamableHTTPClientTransport(url, transportOptions);
-      await this.attach().connect(transport, this.connectOptions());
-      this.options.hooks.log('connected over Streamable HTTP');
-      return;
-    } catch (err) {
-      if (this.options.signal?.aborted) throw err;
-      streamableError = err;
+      const t = this.options.config.transport;
+      const work =
+        t.type === 'stdio'
+          ? this.connectStdio(t, deadline)
+          : connectHttp({
+              sdk: this.sdk,
+              transport: t,
+              fetch: this.options.auth?.fetch() ?? this.options.fetch,
+              attach: () => this.attach(),
+              discard: () => this.discard(),
+              log: this.options.hooks.log,
+              deadline,
+              isSignIn: (err) => this.challengeOf(err) !== undefined,
+            });
+      await deadline.race(work);
+    } finally {
+      deadline.dispose();
     }
-    // Older servers only speak the HTTP+SSE transport of protocol 2024-11-05.
-    this.options.hooks.log(`Streamable HTTP failed (${errorMessage(streamableError)}); trying the SSE transport`);
-    await this.client?.close().catch(() => undefined);
-    try {
-      const transport = new this.sdk.SSEClientTransport(url, transportOptions);
-      await this.attach().connect(transport, this.connectOptions());
-      this.options.hooks.log('connected over SSE');
-    } catch (err) {
-      throw new Error(`Streamable HTTP failed: ${errorMessage(streamableError)}; SSE fallback failed: ${errorMessage(err)}`);
-    }
+  }
+
+  private challengeOf(err: unknown): AuthChallenge | undefined {
+    return err instanceof StartTimedOut || err instanceof SignInFailed ? undefined : this.options.auth?.challengeOf(err);
+  }
+
+  /** Closes the current client (a failed attempt) without ending the connection. */
+  private async discard(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await Promise.race([client.close().catch(() => undefined), delay(2000)]);
+  }
+
+  private async connectStdio(t: StdioTransportConfig, deadline: StartDeadline): Promise<void> {
+    deadline.doing('starting the process');
+    const transport = createStdioTransport(this.sdk, t, {
+      // Learned as soon as the process spawns, before the handshake answer (which may never come).
+      onSpawn: (pid) => {
+        this.processId = pid;
+        trackChild(pid);
+        this.options.hooks.log(`process ${pid} spawned`);
+        deadline.doing(HANDSHAKE_STEP);
+      },
+      onStderr: (line) => {
+        this.stderr.push(line);
+        this.options.hooks.log(`[stderr] ${line}`);
+      },
+    });
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+    await this.attach().connect(transport, { timeout: deadline.timeoutMs, signal: deadline.signal });
+    this.options.hooks.log('MCP handshake done');
   }
 
   private attach(): Client {
@@ -364,38 +352,16 @@ export class McpConnection {
       }
     };
     client.onerror = (error) => {
+      if (error instanceof SignInRequired) return hooks.log(`${error.message} (HTTP ${error.challenge.status})`);
       const message = errorMessage(error);
       // Unparseable stdout lines surface as JSON syntax or schema errors: the classic "server logs to stdout" bug.
       const badLine = this.options.config.transport.type === 'stdio' && (error instanceof SyntaxError || error?.name === 'ZodError');
       if (badLine && this.protocolErrors.length < 5) this.protocolErrors.push(message);
       hooks.log(`[protocol error] ${message}`);
     };
-    client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => {
-      hooks.log('server says its tool list changed');
-      hooks.onToolsChanged();
-    });
-    client.setNotificationHandler(this.sdk.ResourceListChangedNotificationSchema, () => {
-      hooks.log('server says its resource list changed');
-      hooks.onResourcesChanged?.();
-    });
-    client.setNotificationHandler(this.sdk.PromptListChangedNotificationSchema, () => {
-      hooks.log('server says its prompt list changed');
-      hooks.onPromptsChanged?.();
-    });
-    client.setNotificationHandler(this.sdk.ResourceUpdatedNotificationSchema, (n) => {
-      hooks.log(`resource updated: ${n.params.uri}`);
-      hooks.onResourceUpdated?.(n.params.uri);
-    });
-    client.setNotificationHandler(this.sdk.LoggingMessageNotificationSchema, (n) => {
-      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-      hooks.log(`[server ${n.params.level}] ${data}`);
-    });
+    installNotificationHandlers(client, this.sdk, hooks);
     this.client = client;
     return client;
-  }
-
-  private connectOptions(): { timeout: number; signal?: AbortSignal } {
-    return { timeout: this.options.startTimeoutMs, ...(this.options.signal && { signal: this.options.signal }) };
   }
 
   private requireClient(): Client {
@@ -403,43 +369,21 @@ export class McpConnection {
     return this.client;
   }
 
-  private async describeStartError(err: unknown): Promise<string> {
-    const { config } = this.options;
-    const t = config.transport;
-    let reason: string;
-    if (this.options.signal?.aborted) reason = 'the start was cancelled';
-    else if ((err as NodeJS.ErrnoException)?.code === 'ENOENT' && t.type === 'stdio') {
-      reason = `the command "${t.command}" was not found (is it installed and on PATH?${t.cwd ? `, working directory ${t.cwd}` : ''})`;
-    } else if (this.isMcpError(err, 'RequestTimeout')) {
-      reason = `no answer to the MCP handshake within ${seconds(this.options.startTimeoutMs)}`;
-    } else if (this.isMcpError(err, 'ConnectionClosed')) {
-      await this.settle();
-      reason = 'the process exited during the MCP handshake';
-    } else reason = errorMessage(err);
-    const protocol = this.protocolErrors.length
-      ? `. It wrote output that is not MCP JSON-RPC to stdout (${this.protocolErrors[0]}); an MCP server must write only protocol messages to stdout and log to stderr`
-      : '';
-    return `MCP server "${config.name}" failed to start: ${reason}${protocol}.${this.stderrTail()}`;
-  }
-
-  private async describeCallError(err: unknown, options: CallOptions): Promise<McpCallError> {
-    const name = this.options.config.name;
-    if (options.signal.aborted) return new McpCallError('Cancelled while the MCP tool was running; the server was told to stop.', 'cancelled');
-    if (this.isMcpError(err, 'RequestTimeout')) {
-      return new McpCallError(
-        `MCP server "${name}" did not answer within ${seconds(options.timeoutMs)} (the timeout restarts on every progress report); the call was cancelled.`,
-        'timeout',
-      );
-    }
-    if (this.isMcpError(err, 'ConnectionClosed') || (err instanceof Error && err.message === 'Not connected')) {
-      await this.settle();
-      return new McpCallError(`MCP server "${name}" stopped during the call (it crashed or exited). Other tools still work.${this.stderrTail()}`, 'closed');
-    }
-    return new McpCallError(`MCP server "${name}" failed the call: ${errorMessage(err)}`, 'server');
+  private errorContext(): ErrorContext {
+    return {
+      sdk: this.sdk,
+      config: this.options.config,
+      startTimeoutMs: this.options.startTimeoutMs,
+      startCancelled: this.options.signal?.aborted === true,
+      protocolErrors: this.protocolErrors,
+      stderrTail: () => this.stderrTail(),
+      settle: () => this.settle(),
+      isChallenge: (err) => this.challengeOf(err) !== undefined,
+    };
   }
 
   private isMcpError(err: unknown, code: 'RequestTimeout' | 'ConnectionClosed'): boolean {
-    return err instanceof this.sdk.McpError && err.code === this.sdk.ErrorCode[code];
+    return isMcpError(this.sdk, err, code);
   }
 
   /** Let the last stderr output of a dying process arrive before we quote it. */
@@ -447,22 +391,4 @@ export class McpConnection {
     await Promise.race([this.exited, delay(500)]);
     await new Promise((r) => setImmediate(r));
   }
-}
-
-function formatProgress(p: { progress: number; total?: number; message?: string }): string {
-  const amount = p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`;
-  return p.message ? `${p.message} (${amount})` : `progress ${amount}`;
-}
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))} s`;
-}
-
-function errorMessage(err: unknown): string {
-  // A server that throws an McpError sends its message with the "MCP error N:" prefix, and the client adds it again.
-  return (err instanceof Error ? err.message : String(err)).replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, '$1');
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref?.());
 }

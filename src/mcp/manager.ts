@@ -3,6 +3,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolRegistry } from '../core/tools/registry';
 import type { Tool } from '../core/tools/tool';
+import type { McpAuthEnv } from './auth/types';
 import type { McpClientFeatures } from './clientFeatures';
 import { consentFingerprint } from './commandLine';
 import { Emitter } from './emitter';
@@ -45,6 +46,10 @@ export interface McpManagerOptions {
   logLimits?: RingBufferLimits;
   /** Roots, elicitation and sampling: only the ports given are declared to servers. */
   features?: McpClientFeatures;
+  /** OAuth for HTTP servers: where tokens are kept and how the user signs in. Absent: headers only. */
+  auth?: McpAuthEnv;
+  /** How long a browser sign-in may take. Default 5 minutes. */
+  signInTimeoutMs?: number;
 }
 
 export interface McpResourceUpdate {
@@ -128,6 +133,11 @@ export class McpManager {
     return this.controller(name).restart();
   }
 
+  /** Stops the server and deletes its stored OAuth tokens and registration. True when something was stored. */
+  signOut(name: string): Promise<boolean> {
+    return this.controller(name).signOut();
+  }
+
   status(name: string): McpServerStatus {
     return this.controller(name).status();
   }
@@ -189,11 +199,11 @@ export class McpManager {
     return this.statuses().reduce((sum, s) => sum + s.toolTokens, 0);
   }
 
-  /** Stop everything and wait until every child process is gone. */
-  async dispose(): Promise<void> {
+  /** Stop everything and wait until every child process is gone. `quick`: after Ctrl-C, SIGTERM after 250 ms. */
+  async dispose(options: { quick?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down')));
+    await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down', options.quick)));
     this.controllers.clear();
     this.syncReadResourceTool();
     this.changed.clear();
@@ -255,6 +265,8 @@ export class McpManager {
       now: o.now ?? Date.now,
       logLimits: o.logLimits ?? { ...DEFAULT_RING_LIMITS, maxLines: 1000, maxBytes: 256 * 1024 },
       ...(o.features && { features: o.features }),
+      ...(o.auth && { auth: o.auth }),
+      ...(o.signInTimeoutMs !== undefined && { signInTimeoutMs: o.signInTimeoutMs }),
       samplingGate: this.samplingGate,
       onChange: (status) => {
         this.syncReadResourceTool();

@@ -29,6 +29,17 @@ export function killHard(pid: number): void {
   }
 }
 
+/** After a closed stdin: SIGTERM if the process is still there after `graceMs`, SIGKILL a second later. */
+export async function terminateSoon(pid: number, graceMs = 250): Promise<void> {
+  if (await waitForExit(pid, graceMs)) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // gone meanwhile
+  }
+  if (!(await waitForExit(pid, 1000))) killHard(pid);
+}
+
 /** Server processes this process started and has not seen exit: killed at once when the user insists on quitting. */
 const tracked = new Set<number>();
 

@@ -5,6 +5,8 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type * as Types from '@modelcontextprotocol/sdk/types.js';
+import type * as Auth from '@modelcontextprotocol/sdk/client/auth.js';
+import type { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 
 export interface McpSdk {
   Client: typeof Client;
@@ -22,6 +24,13 @@ export interface McpSdk {
   CreateMessageRequestSchema: typeof Types.CreateMessageRequestSchema;
   McpError: typeof Types.McpError;
   ErrorCode: typeof Types.ErrorCode;
+  /** The OAuth client side: discovery, registration, PKCE, token requests and refresh. */
+  auth: {
+    auth: typeof Auth.auth;
+    discoverOAuthServerInfo: typeof Auth.discoverOAuthServerInfo;
+    extractWWWAuthenticateParams: typeof Auth.extractWWWAuthenticateParams;
+    createPrivateKeyJwtAuth: typeof createPrivateKeyJwtAuth;
+  };
 }
 
 let loading: Promise<McpSdk> | undefined;
@@ -31,13 +40,15 @@ let loads = 0;
 export function loadMcpSdk(): Promise<McpSdk> {
   loading ??= (async () => {
     loads++;
-    const [client, stdio, http, sse, uriTemplate, types] = await Promise.all([
+    const [client, stdio, http, sse, uriTemplate, types, auth, authExtensions] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
       import('@modelcontextprotocol/sdk/client/sse.js'),
       import('@modelcontextprotocol/sdk/shared/uriTemplate.js'),
       import('@modelcontextprotocol/sdk/types.js'),
+      import('@modelcontextprotocol/sdk/client/auth.js'),
+      import('@modelcontextprotocol/sdk/client/auth-extensions.js'),
     ]);
     loaded = {
       Client: client.Client,
@@ -55,6 +66,12 @@ export function loadMcpSdk(): Promise<McpSdk> {
       CreateMessageRequestSchema: types.CreateMessageRequestSchema,
       McpError: types.McpError,
       ErrorCode: types.ErrorCode,
+      auth: {
+        auth: auth.auth,
+        discoverOAuthServerInfo: auth.discoverOAuthServerInfo,
+        extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
+        createPrivateKeyJwtAuth: authExtensions.createPrivateKeyJwtAuth,
+      },
     };
     return loaded;
   })().catch((err: unknown) => {

@@ -1,31 +1,29 @@
 // The life of one configured server: consent, start, ready, crash, restart with backoff, stop.
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpClientFeatures } from './clientFeatures';
-import { commandLineOf, requiresConsent } from './commandLine';
+import { commandLineOf } from './commandLine';
 import { McpConnection } from './connection';
 import type { ToolCallOutput } from './content';
-import { renderPromptResult } from './promptContent';
-import { EMPTY_CATALOG, toPromptInfos, toResourceInfos, toResourceParts, toTemplateInfos, type McpCatalog } from './resourceCatalog';
+import type { McpAuthSession } from './auth/authSession';
+import { CatalogKeeper } from './catalogKeeper';
+import { Coalescing } from './coalescing';
+import { consentVerdict, createAuthSession, unavailableMessage, type AuthEnvOptions, type ConsentEnv } from './startGate';
+import { EMPTY_CATALOG, type McpCatalog } from './resourceCatalog';
+import { ServerResources } from './serverResources';
 import type { SamplingGate } from './samplingGate';
 import { LineRingBuffer, type RingBufferLimits } from './ringBuffer';
 import type { McpToolCaller } from './toolAdapter';
 import type { McpToolRegistrar, SyncResult } from './toolRegistrar';
 import { checkToolDefinition } from './toolSchema';
-import type { McpConsentPort, McpPromptResult, McpResourcePart, McpServerConfig, McpServerState, McpServerStatus } from './types';
+import type { McpPromptResult, McpResourcePart, McpServerConfig, McpServerState, McpServerStatus } from './types';
 
-export interface ControllerEnv {
+export interface ControllerEnv extends AuthEnvOptions, ConsentEnv {
   registrar: McpToolRegistrar;
-  consent?: McpConsentPort;
-  isWorkspaceTrusted: () => boolean;
-  fetch?: FetchLike;
-  clientVersion: string;
   defaultToolTimeoutMs: number;
   defaultStartTimeoutMs: number;
   /** One entry per automatic restart attempt: the delay before it. */
   restartDelaysMs: readonly number[];
   /** A server that stayed up this long gets a fresh set of restart attempts at its next crash. */
   stableAfterMs: number;
-  now: () => number;
   logLimits: RingBufferLimits;
   onChange: (status: McpServerStatus) => void;
   onLog: (server: string, line: string) => void;
@@ -34,8 +32,6 @@ export interface ControllerEnv {
   /** A subscribed resource changed (notifications/resources/updated). */
   onResourceUpdated?: (server: string, uri: string) => void;
 }
-
-type CatalogPart = 'resources' | 'prompts';
 
 const EMPTY_SYNC: SyncResult = { tools: [], skipped: [], tokens: 0 };
 
@@ -51,16 +47,13 @@ export class ServerController implements McpToolCaller {
   private restartAttempts = 0;
   private readySince: number | undefined;
   private consentGiven = false;
+  /** null: this server does not use OAuth. */
+  private auth: McpAuthSession | null | undefined;
   private pendingRelist = false;
-  private relisting: Promise<void> | undefined;
-  private relistAgain = false;
+  private readonly relisting = new Coalescing();
   private synced: SyncResult = EMPTY_SYNC;
-  private catalog: McpCatalog = EMPTY_CATALOG;
-  private readonly catalogRefreshing = new Map<CatalogPart, Promise<void>>();
-  private readonly catalogAgain = new Set<CatalogPart>();
-  private readonly catalogPending = new Set<CatalogPart>();
-  /** Resources subscribed to; renewed after an automatic restart. */
-  private readonly subscriptions = new Set<string>();
+  private readonly catalog: CatalogKeeper;
+  private readonly resources: ServerResources;
   private readonly logBuffer: LineRingBuffer;
 
   constructor(
@@ -68,6 +61,21 @@ export class ServerController implements McpToolCaller {
     private readonly env: ControllerEnv,
   ) {
     this.logBuffer = new LineRingBuffer(env.logLimits);
+    this.catalog = new CatalogKeeper({
+      name: config.name,
+      current: () => this.connection,
+      starting: () => this.state === 'starting' || this.state === 'restarting',
+      log: (line) => this.writeLog(line),
+      changed: () => this.setState(this.state, this.message),
+    });
+    this.resources = new ServerResources({
+      name: config.name,
+      ready: () => this.requireReady(),
+      running: () => (this.state === 'ready' ? this.connection : undefined),
+      prompts: () => this.catalog.value.prompts,
+      requestOptions: (signal) => this.requestOptions(signal),
+      log: (line) => this.writeLog(line),
+    });
   }
 
   get serverName(): string {
@@ -99,39 +107,23 @@ export class ServerController implements McpToolCaller {
 
   /** Resources, templates and prompts of the running server; empty unless ready. */
   currentCatalog(): McpCatalog {
-    return this.state === 'ready' ? this.catalog : EMPTY_CATALOG;
+    return this.state === 'ready' ? this.catalog.value : EMPTY_CATALOG;
   }
 
-  async readResource(uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
-    const connection = this.requireReady();
-    if (!connection.hasResources) throw new Error(`MCP server "${this.config.name}" offers no resources.`);
-    const raw = await connection.readResource(uri, this.requestOptions(signal));
-    return toResourceParts(raw, uri, (why) => this.writeLog(`reading ${uri}: ${why}`));
+  readResource(uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
+    return this.resources.read(uri, signal);
   }
 
-  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
-    const connection = this.requireReady();
-    if (!connection.hasPrompts) throw new Error(`MCP server "${this.config.name}" offers no prompts.`);
-    const known = this.catalog.prompts;
-    if (known.length && !known.some((p) => p.name === name)) {
-      throw new Error(`MCP server "${this.config.name}" has no prompt named "${name}" (it offers: ${known.map((p) => p.name).join(', ')}).`);
-    }
-    return renderPromptResult(await connection.getPrompt(name, args, this.requestOptions(signal)));
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
+    return this.resources.prompt(name, args, signal);
   }
 
-  async subscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
-    const connection = this.requireReady();
-    if (!connection.hasResources) throw new Error(`MCP server "${this.config.name}" offers no resources.`);
-    if (!connection.canSubscribe) throw new Error(`MCP server "${this.config.name}" does not support resource subscriptions.`);
-    await connection.subscribeResource(uri, this.requestOptions(signal));
-    this.subscriptions.add(uri);
+  subscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
+    return this.resources.subscribe(uri, signal);
   }
 
-  async unsubscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
-    this.subscriptions.delete(uri);
-    const connection = this.connection;
-    if (!connection || this.state !== 'ready' || !connection.canSubscribe) return;
-    await connection.unsubscribeResource(uri, this.requestOptions(signal));
+  unsubscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
+    return this.resources.unsubscribe(uri, signal);
   }
 
   /** Tell a running server the roots changed; it asks for them again. Never throws. */
@@ -157,8 +149,8 @@ export class ServerController implements McpToolCaller {
     return this.launch(false);
   }
 
-  /** Stop and wait until the process is gone. */
-  async stop(reason = 'stopped'): Promise<void> {
+  /** Stop and wait until the process is gone; `quick`: the user is waiting (Ctrl-C), SIGTERM comes sooner. */
+  async stop(reason = 'stopped', quick = false): Promise<void> {
     this.generation++;
     this.cancelRestart();
     this.startAbort?.abort();
@@ -166,8 +158,8 @@ export class ServerController implements McpToolCaller {
     this.connection = undefined;
     this.readySince = undefined;
     this.removeTools();
-    this.subscriptions.clear();
-    await connection?.close();
+    this.resources.forget();
+    await connection?.close({ quick });
     await this.launching?.catch(() => undefined);
     this.setState('stopped', reason);
   }
@@ -191,6 +183,21 @@ export class ServerController implements McpToolCaller {
     });
   }
 
+  /** Stops the server and forgets its OAuth tokens and registration. True when something was stored. */
+  async signOut(): Promise<boolean> {
+    await this.stop('signed out');
+    const session = await this.authSession();
+    if (session) return session.signOut();
+    const t = this.config.transport;
+    return t.type !== 'stdio' && this.env.auth ? this.env.auth.store.delete(t.url) : false;
+  }
+
+  /** OAuth for an HTTP server, unless the definition turns it off or sends its own Authorization header. */
+  private async authSession(): Promise<McpAuthSession | undefined> {
+    this.auth ??= await createAuthSession(this.config, this.env, (line) => this.writeLog(line));
+    return this.auth ?? undefined;
+  }
+
   private launch(automatic: boolean): Promise<void> {
     const run = this.runLaunch(automatic, ++this.generation).finally(() => {
       if (this.launching === run) this.launching = undefined;
@@ -200,15 +207,17 @@ export class ServerController implements McpToolCaller {
   }
 
   private async runLaunch(automatic: boolean, generation: number): Promise<void> {
-    if (!(await this.mayStart(generation))) return;
-    const { config, env } = this;
-    this.setState(automatic ? 'restarting' : 'starting', automatic ? `restart attempt ${this.restartAttempts} of ${env.restartDelaysMs.length}` : undefined);
+    // Stopping aborts everything below, a consent question included: stop never waits for the launch.
     const abort = new AbortController();
     this.startAbort = abort;
+    const { config, env } = this;
     let opened: McpConnection | undefined;
     const current = () => generation === this.generation;
     try {
+      if (!(await this.mayStart(generation, abort.signal))) return;
+      this.setState(automatic ? 'restarting' : 'starting', automatic ? `restart attempt ${this.restartAttempts} of ${env.restartDelaysMs.length}` : undefined);
       this.writeLog(`starting: ${commandLineOf(config)}`);
+      const auth = await this.authSession();
       opened = await McpConnection.open({
         config,
         startTimeoutMs: config.startTimeoutMs ?? env.defaultStartTimeoutMs,
@@ -217,12 +226,13 @@ export class ServerController implements McpToolCaller {
         ...(env.fetch && { fetch: env.fetch }),
         ...(env.features && { features: env.features }),
         ...(env.samplingGate && { samplingGate: env.samplingGate }),
+        ...(auth && { auth }),
         hooks: {
           log: (line) => this.writeLog(line),
           onToolsChanged: () => this.relist(opened),
           onUnexpectedClose: (reason) => this.onCrash(opened, reason),
-          onResourcesChanged: () => this.refreshCatalog(opened, 'resources'),
-          onPromptsChanged: () => this.refreshCatalog(opened, 'prompts'),
+          onResourcesChanged: () => this.catalog.refresh(opened, 'resources'),
+          onPromptsChanged: () => this.catalog.refresh(opened, 'prompts'),
           onResourceUpdated: (uri) => {
             if (opened && this.connection === opened) env.onResourceUpdated?.(config.name, uri);
           },
@@ -233,16 +243,16 @@ export class ServerController implements McpToolCaller {
         throw new Error(`MCP server "${config.name}" started but listing its tools failed: ${(err as Error).message}.${opened!.stderrTail()}`);
       });
       if (!current()) return void (await opened.close());
-      const catalog = { ...(await this.fetchResources(opened, abort.signal)), prompts: await this.fetchPrompts(opened, abort.signal) };
+      const catalog = await this.catalog.fetch(opened, abort.signal);
       if (!current()) return void (await opened.close());
       this.connection = opened;
       this.applyTools(raw);
-      this.catalog = catalog;
+      this.catalog.set(catalog);
       this.readySince = env.now();
       this.setState('ready', undefined);
       if (this.pendingRelist) this.relist(opened);
-      for (const part of this.catalogPending) this.refreshCatalog(opened, part);
-      this.renewSubscriptions(opened);
+      this.catalog.applyPending(opened);
+      this.resources.renew(opened);
     } catch (err) {
       await opened?.close();
       if (!current()) return;
@@ -256,33 +266,21 @@ export class ServerController implements McpToolCaller {
     } finally {
       if (this.startAbort === abort) this.startAbort = undefined;
       this.pendingRelist = false;
-      this.catalogPending.clear();
+      this.catalog.clearPending();
     }
   }
 
   /** Workspace-defined servers need a trusted workspace and the user's consent; anything unclear means no. */
-  private async mayStart(generation: number): Promise<boolean> {
-    const { config, env } = this;
-    if (!requiresConsent(config.source)) return true;
-    if (!env.isWorkspaceTrusted()) {
-      this.setState('blocked', 'This workspace is not trusted, so servers defined by the workspace do not start.');
-      return false;
-    }
-    if (this.consentGiven) return true;
-    if (!env.consent) {
-      this.setState('blocked', 'This server is defined by the workspace and needs your consent to start, but no one can be asked.');
-      return false;
-    }
-    this.setState('starting', 'waiting for your consent');
-    let granted = false;
-    try {
-      granted = (await env.consent(config, commandLineOf(config))) === true;
-    } catch (err) {
-      this.writeLog(`asking for consent failed: ${(err as Error).message}`);
-    }
+  private async mayStart(generation: number, signal: AbortSignal): Promise<boolean> {
+    const verdict = await consentVerdict(this.config, this.env, {
+      given: this.consentGiven,
+      asking: () => this.setState('starting', 'waiting for your consent'),
+      log: (line) => this.writeLog(line),
+      signal,
+    });
     if (generation !== this.generation) return false;
-    if (!granted) {
-      this.setState('blocked', 'Not started: you did not allow this workspace-defined server to run.');
+    if (verdict !== true) {
+      this.setState('blocked', verdict);
       return false;
     }
     this.consentGiven = true;
@@ -331,89 +329,17 @@ export class ServerController implements McpToolCaller {
       if (this.state === 'starting' || this.state === 'restarting') this.pendingRelist = true;
       return;
     }
-    if (this.relisting) {
-      this.relistAgain = true;
-      return;
-    }
-    this.relisting = (async () => {
-      do {
-        this.relistAgain = false;
-        try {
-          const raw = await connection.listTools();
-          if (this.connection !== connection) return;
-          this.applyTools(raw);
-          this.writeLog(`re-listed tools: ${this.synced.tools.length} available`);
-          this.setState(this.state, this.message);
-        } catch (err) {
-          this.writeLog(`re-listing tools failed: ${(err as Error).message}`);
-        }
-      } while (this.relistAgain);
-    })().finally(() => (this.relisting = undefined));
-  }
-
-  /**
-   * Resources and templates, read leniently: a server whose resource listing fails still offers its tools
-   * (the failure is logged and the list stays empty).
-   */
-  private async fetchResources(connection: McpConnection, signal?: AbortSignal): Promise<Pick<McpCatalog, 'resources' | 'resourceTemplates'>> {
-    const name = this.config.name;
-    const skip = (why: string) => this.writeLog(`skipped: ${why}`);
-    const [resources, templates] = await Promise.all([
-      connection.listResources(signal).catch((err: unknown) => this.listFailed('resources', err)),
-      connection.listResourceTemplates(signal).catch((err: unknown) => this.listFailed('resource templates', err)),
-    ]);
-    return {
-      resources: toResourceInfos(name, resources, skip),
-      resourceTemplates: toTemplateInfos(name, templates, (t) => connection.templateVariables(t), skip),
-    };
-  }
-
-  private async fetchPrompts(connection: McpConnection, signal?: AbortSignal): Promise<McpCatalog['prompts']> {
-    const raw = await connection.listPrompts(signal).catch((err: unknown) => this.listFailed('prompts', err));
-    return toPromptInfos(this.config.name, raw, (why) => this.writeLog(`skipped: ${why}`));
-  }
-
-  private listFailed(what: string, err: unknown): unknown[] {
-    this.writeLog(`listing ${what} failed: ${(err as Error).message}`);
-    return [];
-  }
-
-  /** Re-list after a list_changed notification; notifications during a pass collapse into one more pass. */
-  private refreshCatalog(connection: McpConnection | undefined, part: CatalogPart): void {
-    if (!connection) return;
-    if (this.connection !== connection) {
-      if (this.state === 'starting' || this.state === 'restarting') this.catalogPending.add(part);
-      return;
-    }
-    if (this.catalogRefreshing.has(part)) {
-      this.catalogAgain.add(part);
-      return;
-    }
-    const run = (async () => {
-      do {
-        this.catalogAgain.delete(part);
-        const update = part === 'resources' ? await this.fetchResources(connection) : { prompts: await this.fetchPrompts(connection) };
-        if (this.connection !== connection) return;
-        this.catalog = { ...this.catalog, ...update };
-        this.writeLog(
-          part === 'resources'
-            ? `re-listed resources: ${this.catalog.resources.length} resources, ${this.catalog.resourceTemplates.length} templates`
-            : `re-listed prompts: ${this.catalog.prompts.length} available`,
-        );
+    this.relisting.run(async () => {
+      try {
+        const raw = await connection.listTools();
+        if (this.connection !== connection) return 'stop';
+        this.applyTools(raw);
+        this.writeLog(`re-listed tools: ${this.synced.tools.length} available`);
         this.setState(this.state, this.message);
-      } while (this.catalogAgain.has(part));
-    })().finally(() => this.catalogRefreshing.delete(part));
-    this.catalogRefreshing.set(part, run);
-  }
-
-  private renewSubscriptions(connection: McpConnection): void {
-    if (!this.subscriptions.size || !connection.canSubscribe) return;
-    for (const uri of this.subscriptions) {
-      connection
-        .subscribeResource(uri, this.requestOptions())
-        .then(() => this.writeLog(`subscription to ${uri} renewed`))
-        .catch((err: unknown) => this.writeLog(`renewing the subscription to ${uri} failed: ${(err as Error).message}`));
-    }
+      } catch (err) {
+        this.writeLog(`re-listing tools failed: ${(err as Error).message}`);
+      }
+    });
   }
 
   private requireReady(): McpConnection {
@@ -441,17 +367,7 @@ export class ServerController implements McpToolCaller {
   }
 
   private unavailableMessage(): string {
-    const name = `MCP server "${this.config.name}"`;
-    switch (this.state) {
-      case 'restarting':
-        return `${name} is restarting after a crash (attempt ${this.restartAttempts} of ${this.env.restartDelaysMs.length}); try again shortly or use other tools.`;
-      case 'starting':
-        return `${name} is still starting; try again shortly.`;
-      case 'failed':
-        return `${name} is down: ${this.message ?? 'it failed'}`;
-      default:
-        return `${name} is not running (${this.state}).`;
-    }
+    return unavailableMessage(this.config.name, this.state, this.message, `attempt ${this.restartAttempts} of ${this.env.restartDelaysMs.length}`);
   }
 
   private setState(state: McpServerState, message: string | undefined): void {

@@ -1,5 +1,6 @@
 // The MCP client's public shapes: normalised server configs, statuses, and the ports the host provides.
 import type { RiskLevel } from '../core/tools/tool';
+import type { McpOAuthConfig } from './auth/types';
 
 /**
  * Where a server definition came from. Workspace-defined ones (a `.vscode/mcp.json` or a workspace-scoped
@@ -25,6 +26,8 @@ export interface HttpTransportConfig {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** OAuth settings; `false` turns OAuth off. Without an `Authorization` header OAuth is on by default. */
+  oauth?: McpOAuthConfig | false;
 }
 
 export type TransportConfig = StdioTransportConfig | HttpTransportConfig;

@@ -5,8 +5,10 @@ import * as vscode from 'vscode';
 export class McpLogChannels implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
 
+  constructor(private readonly redact: (line: string) => string = (line) => line) {}
+
   append(server: string, line: string): void {
-    this.channel(server).info(line);
+    this.channel(server).info(this.redact(line));
   }
 
   /** Show one server's log; `placeholder` lines go in first when the channel is new and empty. */

@@ -1,5 +1,5 @@
 // The MCP commands: start, stop, restart, show log (from the view's inline actions with the server, or from the
-// palette with a QuickPick), and revoking remembered consent.
+// palette with a QuickPick), revoking remembered consent, and signing out of an OAuth server.
 import * as vscode from 'vscode';
 import { consentFingerprint } from '../../mcp/commandLine';
 import type { McpServerStatus } from '../../mcp/types';
@@ -23,6 +23,7 @@ export function registerMcpCommands(service: McpService, log: Logger): vscode.Di
     'localharness.mcp.restart': withServer('restart', (name) => service.restart(name)),
     'localharness.mcp.showLog': withServer('log', (name) => service.showLog(name)),
     'localharness.mcp.revokeConsent': () => revokeConsent(service, log),
+    'localharness.mcp.signOut': (arg?: unknown) => signOut(service, log, serverNameOf(arg)),
   };
   return Object.entries(commands).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (arg?: unknown) => {
@@ -66,6 +67,28 @@ async function pickServer(service: McpService, pick: Pick): Promise<string | und
     { title: `Local Harness: ${title}`, placeHolder: 'Choose a server' },
   );
   return chosen?.label;
+}
+
+/** "Sign Out of MCP Server": the server stops and its tokens leave secret storage. */
+async function signOut(service: McpService, log: Logger, named: string | undefined): Promise<void> {
+  const signedIn = await service.signedIn();
+  if (signedIn.length === 0) {
+    void vscode.window.showInformationMessage('Local Harness: no MCP server is signed in.');
+    return;
+  }
+  const name =
+    named && signedIn.some((s) => s.name === named)
+      ? named
+      : (
+          await vscode.window.showQuickPick(
+            signedIn.map((s) => ({ label: s.name, detail: (s.transport as { url: string }).url })),
+            { title: 'Local Harness: Sign Out of MCP Server', placeHolder: 'Servers you are signed in to; pick one to sign out' },
+          )
+        )?.label;
+  if (!name) return;
+  const removed = await service.signOut(name);
+  log.info(`MCP server "${name}": signed out${removed ? ', tokens removed from secret storage' : ' (nothing was stored)'}`);
+  void vscode.window.showInformationMessage(`Local Harness: signed out of MCP server "${name}". Its tokens were removed; starting it asks you to sign in again.`);
 }
 
 async function revokeConsent(service: McpService, log: Logger): Promise<void> {

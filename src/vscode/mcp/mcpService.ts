@@ -8,6 +8,7 @@ import { untilAborted } from '../../core/abortable';
 import type { McpManager } from '../../mcp/manager';
 import { commandLineOf, requiresConsent } from '../../mcp/commandLine';
 import type { McpServerConfig, McpServerStatus } from '../../mcp/types';
+import type { McpAuthEnv } from '../../mcp/auth/types';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { errorMessage, type Logger } from '../log/logger';
 import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers, type WorkspaceFileText } from './configSources';
@@ -22,6 +23,10 @@ import { notStartedStatus, toolsSummary, type OfferedTools } from './serverView'
 
 export interface McpServiceDeps {
   workspaceState: vscode.Memento;
+  /** OAuth tokens of HTTP servers (VS Code's SecretStorage) and how the user signs in. */
+  auth?: McpAuthEnv;
+  /** Log lines of the servers pass through this first (tokens never reach a channel). */
+  redact?: (line: string) => string;
   log: Logger;
   /** The chat's tool registry (loads the engine on first use). */
   getRegistry: () => Promise<ToolRegistry>;
@@ -35,7 +40,7 @@ const RELOAD_DEBOUNCE_MS = 200;
 export class McpService implements vscode.Disposable {
   readonly consentStore: ConsentStore;
   readonly consent: ConsentPolicy;
-  private readonly logs = new McpLogChannels();
+  private readonly logs: McpLogChannels;
   private manager: McpManager | undefined;
   private managerReady: Promise<McpManager> | undefined;
   private config: CollectedServers = NO_SERVERS;
@@ -59,6 +64,7 @@ export class McpService implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly deps: McpServiceDeps) {
+    this.logs = new McpLogChannels(deps.redact);
     this.consentStore = new ConsentStore(deps.workspaceState);
     this.consent = new ConsentPolicy({
       store: this.consentStore,
@@ -177,6 +183,23 @@ export class McpService implements vscode.Disposable {
     await this.track(manager.restart(name));
   }
 
+  /** HTTP servers with a stored sign-in (for Sign Out). */
+  async signedIn(): Promise<McpServerConfig[]> {
+    await this.loadConfig();
+    const store = this.deps.auth?.store;
+    if (!store) return [];
+    const http = this.config.servers.filter((s) => s.transport.type !== 'stdio');
+    const stored = await Promise.all(http.map(async (s) => (await store.get((s.transport as { url: string }).url))?.tokens !== undefined));
+    return http.filter((_, i) => stored[i]);
+  }
+
+  /** Stops the server and removes its tokens; it stays stopped until started again (which signs in again). */
+  async signOut(name: string): Promise<boolean> {
+    const manager = await this.ensureManager();
+    this.userStopped.add(name);
+    return manager.signOut(name);
+  }
+
   showLog(name: string): void {
     const lines = this.manager?.serverNames().includes(name) ? [] : ['(not started yet: nothing logged)'];
     this.logs.show(name, lines);
@@ -209,6 +232,7 @@ export class McpService implements vscode.Disposable {
         isWorkspaceTrusted: () => vscode.workspace.isTrusted,
         clientVersion: this.deps.clientVersion,
         features,
+        ...(this.deps.auth && { auth: this.deps.auth }),
       });
       manager.onDidChange(() => this.changed.fire());
       manager.onDidLog(({ server, line }) => this.logs.append(server, line));

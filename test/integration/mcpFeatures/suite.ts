@@ -313,7 +313,8 @@ export function defineSuite(transport: Transport): void {
     assert.equal(llm.requests.length, llmCalls, 'the model never ran');
 
     h.host.approve = () => true;
-    assert.ok((await h.callTool('trigger-sampling-request', { prompt: 'Third' })).ok);
+    const third = await h.callTool('trigger-sampling-request', { prompt: 'Third' });
+    assert.ok(third.ok, third.content);
     const approvalsBefore = h.host.approvals.length;
     const limited = await h.callTool('trigger-sampling-request', { prompt: 'Fourth' });
     assert.equal(limited.ok, false);

@@ -1,4 +1,4 @@
-// Parsing of `localharness mcp list|resource|prompt` and of `run --allow-sampling`.
+// Parsing of `localharness mcp list|resource|prompt|login|logout` and of `run --allow-sampling`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCli, parseNamedArgs, USAGE, UsageError, type RunOptions } from '../../../src/cli/args';
@@ -59,9 +59,18 @@ test('mcp prompt: SERVER NAME with --arg NAME=VALUE (value may be empty or conta
   });
 });
 
+test('mcp login / logout: one SERVER', () => {
+  assert.deepEqual(parse('mcp', 'login', '--mcp-config', 'm.json', 'docs'), { command: 'mcp', action: 'login', mcpConfig: 'm.json', workspace: '/ws', json: false, server: 'docs' });
+  assert.deepEqual(parse('mcp', 'logout', 'docs', '--mcp-config', 'm.json'), { command: 'mcp', action: 'logout', mcpConfig: 'm.json', workspace: '/ws', json: false, server: 'docs' });
+});
+
 test('mcp: a missing or unknown subcommand, missing config, wrong operand counts are usage errors', () => {
-  usageError(['mcp'], /missing mcp command: mcp list, mcp resource or mcp prompt/);
-  usageError(['mcp', 'show', '--mcp-config', 'm.json'], /unknown mcp command "show" \(list, resource or prompt\)/);
+  usageError(['mcp'], /missing mcp command: mcp list, mcp resource, mcp prompt, mcp login or mcp logout/);
+  usageError(['mcp', 'show', '--mcp-config', 'm.json'], /unknown mcp command "show" \(list, resource, prompt, login or logout\)/);
+  usageError(['mcp', 'login', '--mcp-config', 'm.json'], /`mcp login` takes SERVER: localharness mcp login --mcp-config FILE SERVER/);
+  usageError(['mcp', 'logout', '--mcp-config', 'm.json', 'a', 'b'], /`mcp logout` takes SERVER, got "a" "b"/);
+  usageError(['mcp', 'login', 'docs'], /missing --mcp-config FILE: localharness mcp login --mcp-config FILE SERVER/);
+  usageError(['mcp', 'logout', '--mcp-config', 'm.json', '--arg', 'a=b', 'docs'], /--arg only works with `mcp resource` and `mcp prompt`/);
   usageError(['mcp', 'list'], /missing --mcp-config FILE: localharness mcp list --mcp-config FILE/);
   usageError(['mcp', 'list', '--mcp-config', ' '], /missing --mcp-config FILE/);
   usageError(['mcp', 'list', '--mcp-config', 'm.json', 'extra'], /`mcp list` takes no arguments, got "extra"/);
@@ -99,7 +108,7 @@ test('run --allow-sampling needs --mcp-config and is off by default', () => {
 });
 
 test('the usage text documents the mcp commands and --allow-sampling', () => {
-  for (const line of ['localharness mcp list --mcp-config FILE', 'localharness mcp resource', 'localharness mcp prompt', '--allow-sampling', '--arg NAME=VALUE', '--out FILE']) {
+  for (const line of ['localharness mcp list --mcp-config FILE', 'localharness mcp resource', 'localharness mcp prompt', 'localharness mcp login', 'localharness mcp logout', '--allow-sampling', '--arg NAME=VALUE', '--out FILE']) {
     assert.ok(USAGE.includes(line), `USAGE mentions ${line}`);
   }
 });
