@@ -20,7 +20,7 @@ import { ApprovalGate } from '../src/core/approval/gate';
 import { ContextTracker } from '../src/core/context/tracker';
 import type { ChatMessage } from '../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../src/core/provider';
-import { WorkspaceRoots } from '../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../src/node/nodeProcessRunner';
 import { createProvider } from '../src/providers';

@@ -12,7 +12,7 @@ import { ContextTracker } from '../src/core/context/tracker';
 import type { ChatProvider, ChatRequest, StreamDelta } from '../src/core/provider';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { registerBuiltinTools } from '../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../src/node/nodeProcessRunner';
 import { OpenAICompatibleProvider } from '../src/providers/openaiCompatible';

@@ -12,7 +12,7 @@ import { CommandSandbox } from '../src/core/sandbox/commandSandbox';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../src/core/sandbox/sandboxSettings';
 import { createRunCommandTool } from '../src/core/tools/builtin/runCommand';
 import type { ToolContext } from '../src/core/tools/tool';
-import { WorkspaceRoots } from '../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../src/node/nodeProcessRunner';
 import { SandboxLauncher } from '../src/node/sandbox/sandboxLauncher';

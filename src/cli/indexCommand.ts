@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { FileSystemPort } from '../core/ports';
 import { ProviderError, type ChatProvider } from '../core/provider';
 import { walkFiles } from '../core/tools/builtin/walk';
-import { PathError } from '../core/tools/workspaceRoots';
+import { PathError } from '../core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
 import type { Indexer, IndexResult } from '../indexing/indexer';

@@ -8,7 +8,7 @@ import { ApprovalGate } from '../core/approval/gate';
 import { ContextTracker } from '../core/context/tracker';
 import { ProviderError, type ChatProvider } from '../core/provider';
 import { ToolRegistry } from '../core/tools/registry';
-import { WorkspaceRoots } from '../core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
 import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';

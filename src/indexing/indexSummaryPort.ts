@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { IndexedSummary, IndexSummaryPort, KnowledgeStorePort } from '../core/knowledge/types';
 import type { FileSystemPort } from '../core/ports';
-import { WorkspaceRoots } from '../core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
 import { sha256 } from './indexer';
 
 export interface StoredSummariesOptions {

@@ -23,7 +23,7 @@ import { outlineText, splitLines } from '../core/knowledge/chunker';
 import { detectLanguage } from '../core/knowledge/language';
 import { systemClock, type Clock, type FileSystemPort } from '../core/ports';
 import { StructuredOutputError } from '../core/structured/structuredOutputError';
-import { PathError, WorkspaceRoots, isInside } from '../core/tools/workspaceRoots';
+import { PathError, WorkspaceRoots, isInside } from '../core/workspace/workspaceRoots';
 import { chunkEmbeddingText } from './chunkText';
 
 export const DEFAULT_MAX_INDEX_BYTES = 1024 * 1024;

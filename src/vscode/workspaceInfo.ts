@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SystemInfo } from '../core/prompt/systemPrompt';
-import type { WorkspaceFolder } from '../core/tools/workspaceRoots';
+import type { WorkspaceFolder } from '../core/workspace/workspaceRoots';
 import { folderPath } from './ports/vsCodeFileSystem';
 
 export function workspaceFolders(): WorkspaceFolder[] {

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort } from '../ports';
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
-import { isInside, type WorkspaceRoots } from '../tools/workspaceRoots';
+import { isInside, type WorkspaceRoots } from '../workspace/workspaceRoots';
 import { findShellWrites } from './shellWrites';
 
 export interface WriteTarget {

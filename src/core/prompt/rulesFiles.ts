@@ -3,7 +3,7 @@
 // out the conversation.
 import * as path from 'node:path';
 import type { FileSystemPort } from '../ports';
-import type { WorkspaceFolder } from '../tools/workspaceRoots';
+import type { WorkspaceFolder } from '../workspace/workspaceRoots';
 
 export interface RulesOptions {
   /** Cap on all rules text together. */

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { FileSystemPort, SandboxPolicy, SandboxSupport } from '../ports';
 import { commandHasPrefix } from '../approval/gate';
 import { SensitivePaths } from '../approval/sensitivePaths';
-import type { WorkspaceRoots } from '../tools/workspaceRoots';
+import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import { protectedPaths } from './protectedPaths';
 import type { SandboxSettings } from './sandboxSettings';
 import type { CommandSandboxPort, SandboxGrant, SandboxHints } from './types';

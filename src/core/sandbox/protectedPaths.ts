@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort, ProtectedPath } from '../ports';
 import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../approval/sensitivePaths';
-import { isInside } from '../tools/workspaceRoots';
+import { isInside } from '../workspace/workspaceRoots';
 
 /** A literal path a pattern names, as segments, and whether it names a folder ("x/**"). */
 interface Literal {

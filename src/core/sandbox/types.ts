@@ -1,7 +1,7 @@
 // What the tools and the executor see of the command sandbox (commandSandbox.ts implements it). Kept apart so
 // tools/tool.ts can name it without importing the approval code the sandbox uses.
 import type { FileSystemPort, SandboxPolicy } from '../ports';
-import type { WorkspaceRoots } from '../tools/workspaceRoots';
+import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 
 /** What the user can do about the sandbox, in the host's own words (CLI flags or editor settings). */
 export interface SandboxHints {

@@ -4,7 +4,7 @@
 // hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { WorkingContextTail } from '../context/workingContext';
-import type { ContextManager } from '../context/contextManager';
+import type { ContextManager } from '../contextWindow/contextManager';
 import { composeSystemPrompt } from '../prompt/promptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
 import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';

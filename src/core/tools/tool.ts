@@ -1,7 +1,7 @@
 // What a tool is: schema, risk, an approval description separate from invocation.
 import type { z } from 'zod';
 import type { FileSystemPort, ProcessRunner } from '../ports';
-import type { WorkspaceRoots } from './workspaceRoots';
+import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import type { ContextTracker } from '../context/tracker';
 import type { CommandSandboxPort, SandboxGrant } from '../sandbox/types';
 

@@ -15,7 +15,7 @@ import type { ChatProvider } from '../../core/provider';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { TurnHooksSettingsInput } from '../../core/resilience/settings';
 import type { ToolRegistry } from '../../core/tools/registry';
-import type { WorkspaceRoots } from '../../core/tools/workspaceRoots';
+import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 import type { HarnessSettings } from '../settings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';

@@ -15,7 +15,7 @@ import { originOf } from '../serverSettings';
 import { LoggingProvider } from './loggingProvider';
 
 export { ApprovalGate } from '../../core/approval/gate';
-export { WorkspaceRoots } from '../../core/tools/workspaceRoots';
+export { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 export { createEditorSession } from './editorSession';
 export { createEditorSandbox } from './editorSandbox';
 

@@ -12,7 +12,7 @@ import type { ExportFormat, SessionInfo } from '../../persistence/types';
 import type { SessionAction, SessionEntry, WebviewToHost } from '../../shared/protocol';
 import { marksFromStore } from './compressionMarks';
 import { READ_ONLY_NOTE, type EditorSessionService } from './sessionService';
-import { restoredContextTokens } from '../../core/context/restoredUsage';
+import { restoredContextTokens } from '../../core/contextWindow/restoredUsage';
 import { savedRunOf } from '../../persistence/planRuns';
 import { planRunNotes, resumeRunText } from '../orchestrator/orchestratorNotices';
 

@@ -11,7 +11,7 @@ import type { CompressionReport } from '../../../src/core/compression/compressor
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { OllamaProvider } from '../../../src/providers/ollama';

@@ -13,7 +13,7 @@ import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { IndexQueue, type QueueChoice } from '../../../src/indexing/indexQueue';
 import { createKnowledge } from '../../../src/indexing/knowledge';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';

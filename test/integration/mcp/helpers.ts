@@ -9,7 +9,7 @@ import { executeToolCall, type ToolExecution } from '../../../src/core/agent/too
 import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/tool';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { McpManager } from '../../../src/mcp/manager';
 import type { McpServerConfig, McpServerStatus } from '../../../src/mcp/types';
 import { isProcessAlive } from '../../../src/mcp/processes';

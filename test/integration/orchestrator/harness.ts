@@ -12,7 +12,7 @@ import type { ChatProvider } from '../../../src/core/provider';
 import type { RiskLevel } from '../../../src/core/tools/tool';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { OllamaProvider } from '../../../src/providers/ollama';

@@ -13,7 +13,7 @@ import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ChatProvider } from '../../../src/core/provider';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { SessionStore } from '../../../src/persistence/sessionStore';

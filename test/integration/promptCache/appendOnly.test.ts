@@ -19,7 +19,7 @@ import { ContextTracker } from '../../../src/core/context/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { defineTool, ok } from '../../../src/core/tools/tool';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { createToolPreFilter } from '../../../src/indexing/toolPreFilter';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';

@@ -1,7 +1,7 @@
 // Eviction into the running session summary, and restoring it after a restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { protectedStartOf } from '../../../src/core/compression/layout';
 import type { ChatMessage } from '../../../src/core/messages';

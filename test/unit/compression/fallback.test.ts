@@ -1,7 +1,7 @@
 // The deterministic fallback: a model that fails the pass (garbage, HTTP errors) or no model at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { computeLayout } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER, markCompressed } from '../../../src/core/compression/marker';

@@ -1,7 +1,7 @@
 // The LLM compression pass through createContextManager: a scripted model answers its requests with JSON summaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { protectedStartOf } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';

@@ -2,7 +2,7 @@
 // message when even that is not enough — and the turn runner turns that into an error event.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import { ContextBudgetError } from '../../../src/core/context/budgetError';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
@@ -10,7 +10,7 @@ import { runTurn } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { ChatMessage } from '../../../src/core/messages';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';

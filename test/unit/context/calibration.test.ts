@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TokenCalibration, calibrationKey, type KeyValuePort } from '../../../src/core/context/calibration';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import { TokenMeter } from '../../../src/core/context/meter';
 import { mixedRequests } from './mixedCorpus';
 import { referencePromptTokens, type Vocabulary } from './referenceTokenizer';

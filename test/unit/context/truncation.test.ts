@@ -2,7 +2,7 @@
 // session, with the fix, and its counts do not skew the calibration.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import { WindowDetector } from '../../../src/core/context/windowDetector';
 import { ContextBudgetError } from '../../../src/core/context/budgetError';
 import { CompressingModel } from '../compression/compressionModels';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseContextWindow, resolveContextWindow, DEFAULT_WINDOW } from '../../../src/core/context/window';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { ChatProvider, ChatRequest, ModelInfo, ProviderCapabilities, StreamDelta } from '../../../src/core/provider';
 
 /** A server that only answers model lookups (chat is never reached in these tests). */

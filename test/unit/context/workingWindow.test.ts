@@ -2,11 +2,11 @@
 // a correction is said once and remembered per server and model, and a fixed server gets its full window back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/context/contextManager';
+import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { KeyValuePort } from '../../../src/core/context/calibration';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, ProviderCapabilities, StreamDelta } from '../../../src/core/provider';
-import { CompressionBudget } from '../../../src/core/context/compressionBudget';
+import { CompressionBudget } from '../../../src/core/contextWindow/compressionBudget';
 
 const signal = new AbortController().signal;
 

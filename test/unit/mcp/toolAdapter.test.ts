@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/tool';
 import { ContextTracker } from '../../../src/core/context/tracker';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { ToolCallOutput } from '../../../src/mcp/content';
 import { createMcpTool, type McpToolCaller } from '../../../src/mcp/toolAdapter';
 import { checkToolDefinition } from '../../../src/mcp/toolSchema';

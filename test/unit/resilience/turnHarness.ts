@@ -12,7 +12,7 @@ import { composeSystemPrompt } from '../../../src/core/prompt/promptBuilder';
 import { createTurnHooks, type TurnHooksBundle, type TurnHooksOptions } from '../../../src/core/resilience/turnHooks';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { ScriptedProvider } from './scriptedProvider';

@@ -11,7 +11,7 @@ import type { ProcessRunner } from '../../../src/core/ports';
 import { registerBuiltinTools, type BuiltinToolOptions } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { RISK_LEVELS, type ToolContext } from '../../../src/core/tools/tool';
-import { WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 

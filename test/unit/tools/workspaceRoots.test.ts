@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isInside, PathError, WorkspaceRoots } from '../../../src/core/tools/workspaceRoots';
+import { isInside, PathError, WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { TempWorkspace } from './toolHarness';
 

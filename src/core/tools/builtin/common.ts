@@ -1,6 +1,6 @@
 // Helpers shared by the built-in tools: path resolution that never throws, text/line utilities, error wording.
 import { z } from 'zod';
-import { PathError } from '../workspaceRoots';
+import { PathError } from '../../workspace/workspaceRoots';
 import { fail, type ToolContext, type ToolResult } from '../tool';
 
 /** A resolved tool path: absolute for the file system, relative for messages and tracking. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import * as path from 'node:path';
 import { defineTool, fail, ok, type ToolContext } from '../tool';
-import { isInside } from '../workspaceRoots';
+import { isInside } from '../../workspace/workspaceRoots';
 import { fsErrorMessage, resolvePath, type ResolvedPath } from './common';
 import { ToolInputError } from './fileChange';
 

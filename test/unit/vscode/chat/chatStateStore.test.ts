@@ -12,7 +12,7 @@ import type { FileKind, FileStat, FileSystemPort, ProcessRunner, RunResult } fro
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../../../../src/core/provider';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { defineTool, ok } from '../../../../src/core/tools/tool';
-import { WorkspaceRoots } from '../../../../src/core/tools/workspaceRoots';
+import { WorkspaceRoots } from '../../../../src/core/workspace/workspaceRoots';
 import { agentEventToChatEvents, formatArguments, suggestActions } from '../../../../src/vscode/chat/agentEventMapping';
 import { ChatStateStore, type StoreChange } from '../../../../src/vscode/chat/chatStateStore';
 import { ChatViewStateSchema } from '../../../../src/shared/protocol';

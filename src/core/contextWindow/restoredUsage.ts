@@ -3,7 +3,7 @@
 // summary in) so the meter does not read 0 until the next turn. The next turn's real count replaces it.
 import type { ChatMessage } from '../messages';
 import { HistoryView, type ContextState } from '../compression/view';
-import { TokenMeter } from './meter';
+import { TokenMeter } from '../context/meter';
 
 /** A generous cap for the summary's share: the exact cap depends on the window, unknown before the first call. */
 const SUMMARY_TOKENS = 2_000;

@@ -9,14 +9,14 @@ import type { CompressionModel } from '../compression/modelPass';
 import type { IndexSummaryPort } from '../knowledge/types';
 import { CompressionScope } from '../compression/scope';
 import { HistoryView, fingerprint, type ContextState } from '../compression/view';
-import { ContextBudgetError } from './budgetError';
-import { TokenCalibration, calibrationKey, type KeyValuePort } from './calibration';
-import { TokenMeter, type PromptMeasure } from './meter';
-import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings';
+import { ContextBudgetError } from '../context/budgetError';
+import { TokenCalibration, calibrationKey, type KeyValuePort } from '../context/calibration';
+import { TokenMeter, type PromptMeasure } from '../context/meter';
+import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/settings';
 import { CompressionBudget } from './compressionBudget';
 import { formatCount } from '../formatCount';
-import type { ContextWindow, WindowSource } from './window';
-import { WorkingWindow, windowEvidenceKey } from './workingWindow';
+import type { ContextWindow, WindowSource } from '../context/window';
+import { WorkingWindow, windowEvidenceKey } from '../context/workingWindow';
 
 export interface ContextManagerOptions {
   /** The main model's server: asked for the window, and (by default) runs the compression agent. */
