@@ -8,9 +8,9 @@
 import { createContextManager } from '../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../src/core/compression/compressor';
 import type { ChatProvider } from '../src/core/provider';
-import { CompressingModel, GarbageModel } from '../test/unit/compression/compressionModels';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from '../test/unit/compression/sessionFixture';
-import { referencePromptTokens } from '../test/unit/context/referenceTokenizer';
+import { CompressingModel, GarbageModel } from '../test/helpers/compression/compressionModels';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../test/helpers/compression/sessionFixture';
+import { referencePromptTokens } from '../test/helpers/tokens/referenceTokenizer';
 
 const WINDOW = 8192;
 const MESSAGES = 200;

@@ -18,12 +18,12 @@ import { createContextManager } from '../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../src/core/compression/compressor';
 import { parseArguments } from '../src/core/compression/marker';
 import type { ChatMessage } from '../src/core/messages';
-import { CompressingModel } from '../test/unit/compression/compressionModels';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from '../test/unit/compression/sessionFixture';
-import { referencePromptTokens } from '../test/unit/context/referenceTokenizer';
+import { CompressingModel } from '../test/helpers/compression/compressionModels';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../test/helpers/compression/sessionFixture';
+import { referencePromptTokens } from '../test/helpers/tokens/referenceTokenizer';
 import { MemorySummaries } from '../test/helpers/knowledge/memorySummaries';
 import { runReader } from '../test/helpers/knowledge/readerRun';
-import { proxyPromptTokens } from '../test/integration/contextWindow/windowedServer';
+import { proxyPromptTokens } from '../test/helpers/fakeLlm/windowedScript';
 
 const WINDOW = 8192;
 const MESSAGES = 200;

@@ -17,7 +17,7 @@ import { startFakeOllamaServer, startFakeOpenAIServer, type ChatBody, type FakeS
 import type { PromptProcessing } from '../test/helpers/fakeLlm/promptCache';
 import { followsCompression, isCompressionRequest, renameTaskModel } from '../test/helpers/weakModels';
 import { offeredTools } from '../test/helpers/weakModels/requestView';
-import { FILE_COUNT, FILE_TASK, kindOf, noteName, renamed } from '../test/integration/contextWindow/fileTask';
+import { FILE_COUNT, FILE_TASK, kindOf, noteName, renamed } from '../test/helpers/tasks/fileTask';
 import { roughPromptTokens } from '../test/helpers/fakeLlm/script';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));

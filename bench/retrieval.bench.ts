@@ -16,7 +16,7 @@ import { KnowledgeIndexRetriever, chunkEmbeddingText } from '../src/indexing/ret
 import { VectorMatrix } from '../src/indexing/vectorMatrix';
 import { fakeEmbedding } from '../test/helpers/fakeLlm/embeddings';
 import { MemoryKnowledgeStore, knowledgeWrite } from '../test/helpers/knowledge/memoryKnowledgeStore';
-import { seeded as random } from '../test/unit/context/mixedCorpus';
+import { seeded as random } from '../test/helpers/tokens/mixedCorpus';
 
 const STRICT = process.argv.includes('--strict');
 const FILES = 500;

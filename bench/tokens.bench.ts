@@ -9,8 +9,8 @@
 import { TokenCalibration } from '../src/core/context/calibration';
 import { TokenMeter } from '../src/core/context/meter';
 import { estimateTokens } from '../src/core/tokens';
-import { doc, mixedRequests, seeded, type DocKind } from '../test/unit/context/mixedCorpus';
-import { referencePromptTokens, referenceTokens, type Vocabulary } from '../test/unit/context/referenceTokenizer';
+import { doc, mixedRequests, seeded, type DocKind } from '../test/helpers/tokens/mixedCorpus';
+import { referencePromptTokens, referenceTokens, type Vocabulary } from '../test/helpers/tokens/referenceTokenizer';
 
 const REQUESTS = 120;
 const WARMUP = 10;

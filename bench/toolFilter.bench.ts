@@ -14,7 +14,7 @@ import { toolEmbeddingText } from '../src/core/tools/selection/toolText';
 import { CachedEmbedder } from '../src/indexing/embeddingClient';
 import { MemoryVectorCache } from '../src/indexing/memoryVectorCache';
 import { fakeEmbedding } from '../test/helpers/fakeLlm/embeddings';
-import { builtinDefinitions, realisticDefinitions, syntheticDefinitions } from '../test/unit/tools/selection/realisticTools';
+import { builtinDefinitions, realisticDefinitions, syntheticDefinitions } from '../test/helpers/tools/realisticTools';
 
 const STRICT = process.argv.includes('--strict');
 const TOOLS = 1000;

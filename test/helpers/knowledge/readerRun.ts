@@ -15,7 +15,7 @@ import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { OllamaProvider } from '../../../src/providers/ollama';
-import { WindowedScript } from '../../integration/contextWindow/windowedServer';
+import { WindowedScript } from '../fakeLlm/windowedScript';
 import { startFakeOllamaServer, type ChatBody } from '../fakeLlm';
 import { compressionModel } from '../weakModels';
 import { readerModel, readerTask } from '../weakModels/readerModel';

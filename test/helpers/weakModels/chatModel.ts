@@ -1,7 +1,7 @@
 // The chat model for multi-turn tests: every user turn asks what kind of document one note is. A pure
 // function of the request: it answers from a read result of that note when one is in the request, and
 // otherwise reads the note first. Told to call task_completion after answering, it does, with its answer.
-import { noteName } from '../../integration/contextWindow/fileTask';
+import { noteName } from '../tasks/fileTask';
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
 import { FailureLog, type ModelFn } from './renameTaskModel';
 import { baseName, readRequest, type RequestView } from './requestView';

@@ -4,7 +4,7 @@
 // the moves reported. When some are left it says so its own way: `NOT DONE: …` (as the prompt asks) or tool
 // markup, as the weak planner of issue 20 did. A pure function of the request.
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
-import { FILE_TASK } from '../../integration/contextWindow/fileTask';
+import { FILE_TASK } from '../tasks/fileTask';
 import { isPlanRequest, isSynthesisRequest } from './plannerModel';
 import { readRequest } from './requestView';
 

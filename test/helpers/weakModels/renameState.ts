@@ -1,7 +1,7 @@
 // What a weak model believes about the note-renaming task, reconstructed from one request and nothing else:
 // is the task still visible, which notes exist, which are done, which kinds it has read, and whether the
 // folder listing in front of it looks complete. Shared by the built-in and the MCP rename models.
-import { FILE_TASK, KINDS } from '../../integration/contextWindow/fileTask';
+import { FILE_TASK, KINDS } from '../tasks/fileTask';
 import { baseName, looksFailed, readRequest, type RequestView } from './requestView';
 
 export type Kind = (typeof KINDS)[number];

@@ -9,7 +9,7 @@
 //   cut 'messages': whole messages only, as Ollama's chat template step does when num_ctx itself is small;
 //     the count is then anywhere up to a message's size below the window.
 import type { ChatBody, Script, ScriptedReply } from '../fakeLlm';
-import { proxyPromptTokens } from '../../integration/contextWindow/windowedServer';
+import { proxyPromptTokens } from '../fakeLlm/windowedScript';
 import { isCompressionRequest } from './compressionModels';
 
 export type ReplyFn = (request: ChatBody, index: number) => ScriptedReply | undefined;

@@ -10,7 +10,7 @@ import { runCli } from '../../helpers/cli/runCli';
 import { messagesOf } from '../../helpers/cli/wire';
 import { embedRequests, startFakeOllamaServer, startFakeOpenAIServer, type ChatBody, type FakeServerHandle, type ScriptedReply } from '../../helpers/fakeLlm';
 import { indexingModel, isIndexingRequest } from '../../helpers/weakModels';
-import { makeWorkspace } from '../indexing/workspaceFixture';
+import { makeWorkspace } from '../../helpers/knowledge/workspaceFixture';
 
 const EMBED = 'nomic-embed-text';
 const ANSWER = 'The settings are parsed by parseConfig in src/config.ts.';

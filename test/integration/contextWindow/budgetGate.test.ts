@@ -7,8 +7,8 @@ import path from 'node:path';
 import { runCli } from '../../helpers/cli/runCli';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
-import { fileTaskWorkspace } from './fileTask';
-import { WindowedScript, type ReplyFn } from './windowedServer';
+import { fileTaskWorkspace } from '../../helpers/tasks/fileTask';
+import { WindowedScript, type ReplyFn } from '../../helpers/fakeLlm/windowedScript';
 
 const STOPPED = /Stopped before calling the model: the context window is full/;
 

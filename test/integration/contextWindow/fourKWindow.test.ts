@@ -11,8 +11,8 @@ import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import { startFakeOpenAIServer, type ChatBody, type FakeServerHandle, type Script } from '../../helpers/fakeLlm';
 import { estimateTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
 import type { ToolDefinition } from '../../../src/core/messages';
-import { FILE_COUNT, FILE_TASK, TOOL_ROUNDS, fileTaskModel, fileTaskWorkspace, noteName, renamed } from './fileTask';
-import { CHARS_PER_TOKEN, WindowedScript, proxyPromptTokens, toolNamesOf } from './windowedServer';
+import { FILE_COUNT, FILE_TASK, TOOL_ROUNDS, fileTaskModel, fileTaskWorkspace, noteName, renamed } from '../../helpers/tasks/fileTask';
+import { CHARS_PER_TOKEN, WindowedScript, proxyPromptTokens, toolNamesOf } from '../../helpers/fakeLlm/windowedScript';
 
 const WINDOW = 4096;
 const OVERHEAD_BUDGET = 2000;

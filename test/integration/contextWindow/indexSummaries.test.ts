@@ -9,7 +9,7 @@ import { readRequest } from '../../helpers/weakModels';
 import { readerAnswer } from '../../helpers/weakModels/readerModel';
 import { fileSummaryOf, functionName, moduleText } from '../../helpers/knowledge/featureModules';
 import { runReader } from '../../helpers/knowledge/readerRun';
-import { proxyPromptTokens } from './windowedServer';
+import { proxyPromptTokens } from '../../helpers/fakeLlm/windowedScript';
 
 const WINDOW = 4096;
 const COUNT = 5;

@@ -7,7 +7,7 @@ import { createContextManager } from '../../../src/core/contextWindow/contextMan
 import { ContextBudgetError } from '../../../src/core/context/budgetError';
 import type { ChatMessage } from '../../../src/core/messages';
 import { estimateMessageTokens } from '../../../src/core/tokens';
-import { GarbageModel } from '../../unit/compression/compressionModels';
+import { GarbageModel } from '../../helpers/compression/compressionModels';
 
 const WINDOW = 4000;
 const signal = new AbortController().signal;

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../helpers/cli/runCli';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
-import { fileTaskModel, fileTaskWorkspace } from './fileTask';
-import { WindowedScript } from './windowedServer';
+import { fileTaskModel, fileTaskWorkspace } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
 
 const WINDOW = 8192;
 const TRUNCATION = /counted [\d,]+ prompt tokens, but we sent about/;

@@ -15,7 +15,7 @@ import { OllamaProvider } from '../../../src/providers/ollama';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
 import { embedRequests, embeddedInputCount, startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type ScriptedReply } from '../../helpers/fakeLlm';
 import { indexingModel, isIndexingRequest, type IndexingBehaviour } from '../../helpers/weakModels';
-import { BILLING_TS, CONFIG_TS, makeWorkspace } from './workspaceFixture';
+import { BILLING_TS, CONFIG_TS, makeWorkspace } from '../../helpers/knowledge/workspaceFixture';
 
 const EMBED = 'nomic-embed-text';
 const cleanup: Array<() => Promise<void> | void> = [];

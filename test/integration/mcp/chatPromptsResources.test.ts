@@ -9,7 +9,7 @@ import { splitAttachedMessage } from '../../../src/shared/attachedMessage';
 import { buildAttachedMessage } from '../../../src/vscode/codeToChat/readAttachments';
 import { promptArguments, promptTurnText, resolvePromptCommand, slashCommandsOf } from '../../../src/vscode/mcp/promptTurn';
 import { resourceChip, targetOf } from '../../../src/vscode/mcp/resourceChoices';
-import { packageBin, stdioServer, waitForStatus } from './helpers';
+import { packageBin, stdioServer, waitForStatus } from '../../helpers/mcp/mcpHarness';
 
 const manager = new McpManager({ registry: new ToolRegistry(), defaultStartTimeoutMs: 20_000 });
 const signal = () => AbortSignal.timeout(20_000);

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
-import { assertProcessGone, fixture, runCall, spawnedPids, stdioServer, tempDir, toolContext, waitForStatus } from './helpers';
+import { assertProcessGone, fixture, runCall, spawnedPids, stdioServer, tempDir, toolContext, waitForStatus } from '../../helpers/mcp/mcpHarness';
 
 async function setup(options: { restartDelaysMs?: number[]; toolTimeoutMs?: number; env?: Record<string, string> } = {}) {
   const dir = tempDir('crash');

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
 import type { McpServerConfig } from '../../../src/mcp/types';
-import { assertProcessGone, fixture, runCall, tempDir } from './helpers';
+import { assertProcessGone, fixture, runCall, tempDir } from '../../helpers/mcp/mcpHarness';
 
 interface HttpFixture {
   child: ChildProcess;

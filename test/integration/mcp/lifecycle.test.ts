@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { commandLineOf } from '../../../src/mcp/commandLine';
 import { McpManager } from '../../../src/mcp/manager';
 import type { McpServerConfig, McpServerStatus } from '../../../src/mcp/types';
-import { assertProcessGone, fixture, runCall, spawnedPids, stdioServer, tempDir, waitForStatus } from './helpers';
+import { assertProcessGone, fixture, runCall, spawnedPids, stdioServer, tempDir, waitForStatus } from '../../helpers/mcp/mcpHarness';
 
 function fromWorkspaceFile(config: McpServerConfig): McpServerConfig {
   return { ...config, source: { kind: 'workspaceFile', path: '/ws/.vscode/mcp.json' } };

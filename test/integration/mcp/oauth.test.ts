@@ -15,7 +15,7 @@ import { loopbackSignIn } from '../../../src/cli/loopbackSignIn';
 import { TestAuthServer } from '../../helpers/mcpAuth/authServer';
 import { MemoryAuthStore } from '../../helpers/mcpAuth/memoryAuthStore';
 import { ProtectedMcpServer } from '../../helpers/mcpAuth/protectedServer';
-import { runCall, tempDir } from './helpers';
+import { runCall, tempDir } from '../../helpers/mcp/mcpHarness';
 
 const dir = tempDir('oauth');
 let auth: TestAuthServer;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } fr
 import { join } from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
-import { assertProcessGone, packageBin, runCall, stdioServer, tempDir, waitForStatus } from './helpers';
+import { assertProcessGone, packageBin, runCall, stdioServer, tempDir, waitForStatus } from '../../helpers/mcp/mcpHarness';
 
 const registry = new ToolRegistry();
 const manager = new McpManager({ registry, defaultStartTimeoutMs: 20_000 });

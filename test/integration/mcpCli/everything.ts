@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { nodeServer, packageBin, tempWorkspace, writeMcpConfig } from './helpers';
+import { nodeServer, packageBin, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 
 export const EVERYTHING_BIN = packageBin('@modelcontextprotocol/server-everything');
 

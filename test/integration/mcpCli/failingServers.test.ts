@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WIRE_FORMATS, toolResults } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
-import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, offeredTools, runningWithEnv, tempWorkspace, writeMcpConfig } from './helpers';
+import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, offeredTools, runningWithEnv, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

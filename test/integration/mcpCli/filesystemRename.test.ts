@@ -12,7 +12,7 @@ import { loadMcpConfigFile } from '../../../src/mcp/config';
 import { McpManager } from '../../../src/mcp/manager';
 import { WIRE_FORMATS, messagesOf, toolResults } from '../../helpers/cli/wire';
 import type { ChatBody, FakeServerHandle, ScriptedReply } from '../../helpers/fakeLlm';
-import { LiveCli, assertAllGone, killLeftovers, fixture, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from './helpers';
+import { LiveCli, assertAllGone, killLeftovers, fixture, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 
 const FILESYSTEM_BIN = packageBin('@modelcontextprotocol/server-filesystem');
 

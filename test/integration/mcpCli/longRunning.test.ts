@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
-import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, packageBin, tempWorkspace, writeMcpConfig } from './helpers';
+import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, packageBin, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 
 const EVERYTHING_BIN = packageBin('@modelcontextprotocol/server-everything');
 const LONG_TOOL = 'everything__trigger-long-running-operation';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EVERYTHING_BIN, everythingStdio, startEverythingHttp, writeHttpConfig, type EverythingHttp } from './everything';
-import { LiveCli, assertAllGone, killLeftovers, nodeServer, tempWorkspace, writeMcpConfig } from './helpers';
+import { LiveCli, assertAllGone, killLeftovers, nodeServer, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 
 after(killLeftovers);
 

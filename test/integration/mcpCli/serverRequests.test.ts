@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { WIRE_FORMATS, messagesOf, toolResults } from '../../helpers/cli/wire';
 import type { ChatBody, FakeServerHandle, ScriptedReply } from '../../helpers/fakeLlm';
 import { everythingStdio } from './everything';
-import { LiveCli, assertAllGone, killLeftovers, offeredTools } from './helpers';
+import { LiveCli, assertAllGone, killLeftovers, offeredTools } from '../../helpers/mcp/mcpCliHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

@@ -13,7 +13,7 @@ import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { TestAuthServer } from '../../helpers/mcpAuth/authServer';
 import { browserCommand } from '../../helpers/mcpAuth/browserCommand';
 import { ProtectedMcpServer } from '../../helpers/mcpAuth/protectedServer';
-import { tempWorkspace } from './helpers';
+import { tempWorkspace } from '../../helpers/mcp/mcpCliHelpers';
 
 let auth: TestAuthServer;
 let docs: ProtectedMcpServer;

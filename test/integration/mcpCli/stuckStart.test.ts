@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
-import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, tempWorkspace } from './helpers';
+import { LiveCli, assertAllGone, fixture, killLeftovers, nodeServer, tempWorkspace } from '../../helpers/mcp/mcpCliHelpers';
 
 interface Stuck {
   child: ChildProcess;

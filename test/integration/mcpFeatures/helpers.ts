@@ -8,7 +8,7 @@ import type { ToolResult } from '../../../src/core/tools/tool';
 import type { ElicitationAnswer, ElicitationRequest, McpClientFeatures, McpRoot, SamplingRequest } from '../../../src/mcp/clientFeatures';
 import { McpManager } from '../../../src/mcp/manager';
 import type { McpServerConfig } from '../../../src/mcp/types';
-import { packageBin, repoRoot, stdioServer, toolContext } from '../mcp/helpers';
+import { packageBin, repoRoot, stdioServer, toolContext } from '../../helpers/mcp/mcpHarness';
 
 export const EVERYTHING = 'everything';
 export type Transport = 'stdio' | 'http';

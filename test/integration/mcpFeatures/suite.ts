@@ -11,7 +11,7 @@ import { createSamplingResponder } from '../../../src/mcp/samplingResponder';
 import { READ_RESOURCE_TOOL } from '../../../src/mcp/readResourceTool';
 import type { McpResourceUpdate } from '../../../src/mcp/manager';
 import { startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
-import { repoRoot, tempDir, toolContext } from '../mcp/helpers';
+import { repoRoot, tempDir, toolContext } from '../../helpers/mcp/mcpHarness';
 import { EVERYTHING, eventually, recordingFetch, startHarness, startHttpEverything, type Harness, type HttpEverything, type RecordingFetch, type Transport } from './helpers';
 
 const SAMPLING_PER_MINUTE = 3;

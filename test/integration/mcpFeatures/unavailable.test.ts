@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
 import { READ_RESOURCE_TOOL } from '../../../src/mcp/readResourceTool';
-import { packageBin, stdioServer, tempDir } from '../mcp/helpers';
+import { packageBin, stdioServer, tempDir } from '../../helpers/mcp/mcpHarness';
 
 const dir = tempDir('unavailable');
 after(() => dir.cleanup());

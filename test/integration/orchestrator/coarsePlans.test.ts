@@ -10,8 +10,8 @@ import type { ChatBody, FakeServerHandle, Script } from '../../helpers/fakeLlm';
 import { coarsePlannerModel, type CoarsePlannerOptions } from '../../helpers/weakModels/coarsePlanner';
 import { renameExecutorModel, type RenameExecutorOptions } from '../../helpers/weakModels/renameExecutor';
 import { renameTaskModel } from '../../helpers/weakModels/renameTaskModel';
-import { FILE_COUNT, FILE_TASK, fileTaskWorkspace, renamed } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
+import { FILE_COUNT, FILE_TASK, fileTaskWorkspace, renamed } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
 import { WIRES, historyIsValid, runOrchestrated, type OrchestratedRun } from './harness';
 
 const ALL_RENAMED = Array.from({ length: FILE_COUNT }, (_, i) => renamed(i + 1)).sort();

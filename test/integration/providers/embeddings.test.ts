@@ -16,7 +16,7 @@ import {
   type FakeOpenAIOptions,
   type FakeServerHandle,
 } from '../../helpers/fakeLlm';
-import { closedPort, signal } from './streamHelpers';
+import { closedPort, signal } from '../../helpers/fakeLlm/streamHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

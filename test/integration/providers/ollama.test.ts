@@ -5,7 +5,7 @@ import { ProviderError, type ChatRequest } from '../../../src/core/provider';
 import { OllamaProvider, NUM_CTX_CAP } from '../../../src/providers/ollama';
 import { RAW_ARGUMENTS_KEY } from '../../../src/providers/ollamaMessages';
 import { startFakeOllamaServer, type FakeOllamaModel, type FakeServerHandle, type Script } from '../../helpers/fakeLlm';
-import { closedPort, collect, collectUntilError, ofType, signal, textOf, thinkingOf } from './streamHelpers';
+import { closedPort, collect, collectUntilError, ofType, signal, textOf, thinkingOf } from '../../helpers/fakeLlm/streamHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

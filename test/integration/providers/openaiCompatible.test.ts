@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ProviderError, type ChatRequest } from '../../../src/core/provider';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
 import { startFakeOpenAIServer, type FakeServerHandle, type Script } from '../../helpers/fakeLlm';
-import { closedPort, collect, collectUntilError, ofType, signal, textOf, thinkingOf } from './streamHelpers';
+import { closedPort, collect, collectUntilError, ofType, signal, textOf, thinkingOf } from '../../helpers/fakeLlm/streamHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

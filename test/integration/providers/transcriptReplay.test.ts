@@ -6,7 +6,7 @@ import type { StreamDelta, ChatRequest } from '../../../src/core/provider';
 import type { ChatMessage, ToolDefinition } from '../../../src/core/messages';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
 import { loadTranscript, startTranscriptServer, type FakeServerHandle, type Transcript } from '../../helpers/fakeLlm';
-import { collect, collectUntilError, ofType, signal, textOf, thinkingOf } from './streamHelpers';
+import { collect, collectUntilError, ofType, signal, textOf, thinkingOf } from '../../helpers/fakeLlm/streamHelpers';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

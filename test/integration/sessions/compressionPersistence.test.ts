@@ -10,8 +10,8 @@ import { WIRE_FORMATS, messagesOf } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { SessionStore } from '../../../src/persistence/sessionStore';
 import { decodeContextState } from '../../../src/cli/storedContext';
-import { FILE_COUNT, FILE_TASK, TOOL_ROUNDS, fileTaskModel, fileTaskWorkspace, kindOf } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
+import { FILE_COUNT, FILE_TASK, TOOL_ROUNDS, fileTaskModel, fileTaskWorkspace, kindOf } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

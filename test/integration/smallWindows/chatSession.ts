@@ -10,8 +10,8 @@ import type { TestContext } from 'node:test';
 import type { WireFormat } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { chatAnswer, chatModel, chatQuestion, compressionModel, type CompressionBehaviour } from '../../helpers/weakModels';
-import { fileTaskWorkspace, kindOf, noteName } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
+import { fileTaskWorkspace, kindOf, noteName } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
 import { lastLines, runAgent } from './smallWindowRuns';
 
 export const CHAT_WINDOW = 8192;

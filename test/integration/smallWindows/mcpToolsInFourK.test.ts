@@ -9,9 +9,9 @@ import path from 'node:path';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { compressionModel, mcpRenameModel } from '../../helpers/weakModels';
-import { FILE_TASK, noteName, noteText } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
-import { LiveCli, killLeftovers, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from '../mcpCli/helpers';
+import { FILE_TASK, noteName, noteText } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
+import { LiveCli, killLeftovers, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 import { assertAllRenamed, failedMoves, lastLines, renamedCount } from './smallWindowRuns';
 
 const WINDOW = 4096;

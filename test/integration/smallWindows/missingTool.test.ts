@@ -11,9 +11,9 @@ import path from 'node:path';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { ChatBody, FakeServerHandle, ScriptedReply } from '../../helpers/fakeLlm';
 import { compressionModel, isCompressionRequest, mcpRenameModel, missingToolText, readRequest } from '../../helpers/weakModels';
-import { FILE_TASK, noteName, noteText, renamed } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
-import { LiveCli, killLeftovers, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from '../mcpCli/helpers';
+import { FILE_TASK, noteName, noteText, renamed } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
+import { LiveCli, killLeftovers, nodeServer, offeredTools, packageBin, tempWorkspace, writeMcpConfig } from '../../helpers/mcp/mcpCliHelpers';
 import { lastLines, renamedCount } from './smallWindowRuns';
 
 const WINDOW = 4096;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { compressionModel, renameTaskModel, type CompressionBehaviour, type ModelFn } from '../../helpers/weakModels';
-import { FILE_COUNT, FILE_TASK, fileTaskWorkspace } from '../contextWindow/fileTask';
-import { WindowedScript } from '../contextWindow/windowedServer';
+import { FILE_COUNT, FILE_TASK, fileTaskWorkspace } from '../../helpers/tasks/fileTask';
+import { WindowedScript } from '../../helpers/fakeLlm/windowedScript';
 import { assertAllRenamed, compressionSummary, failedMoves, lastLines, renamedCount, rounds, runAgent } from './smallWindowRuns';
 
 const WINDOW = 4096;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, type CliRun } from '../../helpers/cli/runCli';
-import { noteName, renamed } from '../contextWindow/fileTask';
+import { noteName, renamed } from '../../helpers/tasks/fileTask';
 
 /** Retries stay real but quick (the product default backoff is 1 s). */
 export const FAST_RETRY_ENV = { LOCALHARNESS_RETRY_BACKOFF_MS: '5' };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeOllamaServer, type ChatBody, type FakeServerHandle, type ScriptedReply } from '../../helpers/fakeLlm';
 import { TruncatingWindow, compressionModel } from '../../helpers/weakModels';
-import { fileTaskWorkspace } from '../contextWindow/fileTask';
+import { fileTaskWorkspace } from '../../helpers/tasks/fileTask';
 import { runAgent, type CliEvent } from './smallWindowRuns';
 
 const ASKED = 16384;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { WIRE_FORMATS } from '../../helpers/cli/wire';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type Script } from '../../helpers/fakeLlm';
 import { TruncatingWindow, compressionModel, emptyUntilNoTools, renameTaskModel, type ModelFn } from '../../helpers/weakModels';
-import { FILE_TASK, fileTaskWorkspace } from '../contextWindow/fileTask';
+import { FILE_TASK, fileTaskWorkspace } from '../../helpers/tasks/fileTask';
 import { assertAllRenamed, compressionSummary, lastLines, noticesOf, renamedCount, rounds, runAgent, type CliEvent } from './smallWindowRuns';
 
 const RUNS = 4096;

@@ -4,7 +4,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
-import { fileTaskWorkspace } from '../contextWindow/fileTask';
+import { fileTaskWorkspace } from '../../helpers/tasks/fileTask';
 import { lastLines, noticesOf, runAgent, type CliEvent } from './smallWindowRuns';
 
 const MISSING = 'does-not-exist';

@@ -2,7 +2,7 @@
 // whatever came before), in both wire shapes; and the fake servers' window behaviour (/api/ps, silent cuts).
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { FILE_TASK, kindOf, noteText } from '../contextWindow/fileTask';
+import { FILE_TASK, kindOf, noteText } from '../../helpers/tasks/fileTask';
 import { startFakeOllamaServer, type ChatBody, type FakeServerHandle } from '../../helpers/fakeLlm';
 import {
   FORGOT_TEXT,
@@ -18,7 +18,7 @@ import {
   mcpRenameModel,
   renameTaskModel,
 } from '../../helpers/weakModels';
-import { proxyPromptTokens } from '../contextWindow/windowedServer';
+import { proxyPromptTokens } from '../../helpers/fakeLlm/windowedScript';
 import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';
 
 type Wire = 'openai' | 'ollama';

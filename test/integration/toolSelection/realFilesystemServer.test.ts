@@ -15,8 +15,8 @@ import { MemoryVectorCache } from '../../../src/indexing/memoryVectorCache';
 import { McpManager } from '../../../src/mcp/manager';
 import { OllamaProvider } from '../../../src/providers/ollama';
 import { startFakeOllamaServer, type FakeServerHandle } from '../../helpers/fakeLlm';
-import { packageBin, stdioServer, tempDir } from '../mcp/helpers';
-import { filesystemServerTools } from '../../unit/tools/selection/realisticTools';
+import { packageBin, stdioServer, tempDir } from '../../helpers/mcp/mcpHarness';
+import { filesystemServerTools } from '../../helpers/tools/realisticTools';
 
 const registry = new ToolRegistry();
 const manager = new McpManager({ registry, defaultStartTimeoutMs: 20_000 });

@@ -2,7 +2,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { symlink } from 'node:fs/promises';
-import { TempWorkspace, ToolHarness } from '../../unit/tools/toolHarness';
+import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
 
 let ws: TempWorkspace;
 let h: ToolHarness;

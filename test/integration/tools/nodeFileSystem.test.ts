@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chmod, link, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { TempWorkspace } from '../../unit/tools/toolHarness';
+import { TempWorkspace } from '../../helpers/tools/toolHarness';
 
 let ws: TempWorkspace;
 const fs = new NodeFileSystem();

@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { RunOptions } from '../../../src/core/ports';
-import { TempWorkspace } from '../../unit/tools/toolHarness';
-import { isAlive, parsePids, waitUntilGone } from '../../unit/tools/processes';
+import { TempWorkspace } from '../../helpers/tools/toolHarness';
+import { isAlive, parsePids, waitUntilGone } from '../../helpers/tools/processes';
 
 const posix = process.platform !== 'win32';
 let ws: TempWorkspace;

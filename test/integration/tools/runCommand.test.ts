@@ -2,8 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { TempWorkspace, ToolHarness } from '../../unit/tools/toolHarness';
-import { parsePids, waitUntilGone } from '../../unit/tools/processes';
+import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
+import { parsePids, waitUntilGone } from '../../helpers/tools/processes';
 
 const posix = process.platform !== 'win32';
 let ws: TempWorkspace;

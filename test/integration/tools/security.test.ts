@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { TempWorkspace, ToolHarness } from '../../unit/tools/toolHarness';
+import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
 
 let ws: TempWorkspace;
 let h: ToolHarness;

@@ -7,7 +7,7 @@ import { ModelService } from '../../../src/vscode/agent/modelService';
 import { Logger } from '../../../src/vscode/log/logger';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
-import { closedPort } from '../providers/streamHelpers';
+import { closedPort } from '../../helpers/fakeLlm/streamHelpers';
 
 function service(apiKey?: string) {
   const reachability: Array<string | undefined> = [];

@@ -11,7 +11,7 @@ import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { executeToolCall } from '../../../src/core/agent/toolExecutor';
 import { RISK_LEVELS, type RiskLevel } from '../../../src/core/tools/tool';
 import { createMcpTool } from '../../../src/mcp/toolAdapter';
-import { TempWorkspace, ToolHarness } from '../tools/toolHarness';
+import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
 
 let ws: TempWorkspace;
 let h: ToolHarness;

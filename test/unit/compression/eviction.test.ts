@@ -10,10 +10,10 @@ import { groupUnits } from '../../../src/core/compression/layout';
 import { REQUEST_CHARS, RunningSummary, isNudge } from '../../../src/core/compression/summary';
 import { DEFAULT_POLICY_MESSAGES } from '../../../src/core/analysis/policyConfig';
 import { decodeContextState, encodeContextState } from '../../../src/persistence/storedContextState';
-import { GarbageModel } from './compressionModels';
+import { GarbageModel } from '../../helpers/compression/compressionModels';
 import { NOTE_TASK, namesSeen, noteTaskSession } from './recordedSession';
 import { assertValidOrder } from './assertions';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 
 const signal = new AbortController().signal;
 const WINDOW = 4096;

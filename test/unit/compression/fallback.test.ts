@@ -9,9 +9,9 @@ import { describeMeta, toolResultMeta } from '../../../src/core/compression/meta
 import { digestToolResult } from '../../../src/core/compression/digest';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider } from '../../../src/core/provider';
-import { FailingModel, GarbageModel } from './compressionModels';
+import { FailingModel, GarbageModel } from '../../helpers/compression/compressionModels';
 import { assertValidOrder } from './assertions';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 
 const signal = new AbortController().signal;
 // Large enough that cutting old tool results is enough: the last 10 rounds stay whole.

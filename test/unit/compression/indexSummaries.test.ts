@@ -12,9 +12,9 @@ import { RunningSummary } from '../../../src/core/compression/summary';
 import { digestLine, resultSucceeded } from '../../../src/core/compression/digest';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { IndexSummaryPort } from '../../../src/core/knowledge/types';
-import { CompressingModel } from './compressionModels';
+import { CompressingModel } from '../../helpers/compression/compressionModels';
 import { assertValidOrder } from './assertions';
-import { SESSION_TOOLS, systemMessage } from './sessionFixture';
+import { SESSION_TOOLS, systemMessage } from '../../helpers/compression/sessionFixture';
 import { chunksOf, fileSummaryOf, indexedWorkspace, moduleName, moduleText, readResult, readingSession } from './indexFixture';
 
 const signal = new AbortController().signal;

@@ -7,9 +7,9 @@ import { protectedStartOf } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
 import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';
-import { CompressingModel } from './compressionModels';
+import { CompressingModel } from '../../helpers/compression/compressionModels';
 import { assertValidOrder } from './assertions';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 
 const WINDOW = 8192;
 const signal = new AbortController().signal;

@@ -9,7 +9,7 @@ import { digestLine, digestToolResult, resultSucceeded } from '../../../src/core
 import type { ChatMessage } from '../../../src/core/messages';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
-import { packageBin, runCall, stdioServer, tempDir } from '../../integration/mcp/helpers';
+import { packageBin, runCall, stdioServer, tempDir } from '../../helpers/mcp/mcpHarness';
 import { namesSeen, noteName, noteText } from './recordedSession';
 
 const registry = new ToolRegistry();

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import type { ChatMessage } from '../../../src/core/messages';
-import { CompressingModel, HangingModel } from './compressionModels';
+import { CompressingModel, HangingModel } from '../../helpers/compression/compressionModels';
 import { ProviderError } from '../../../src/core/provider';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from './sessionFixture';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 
 const signal = new AbortController().signal;
 

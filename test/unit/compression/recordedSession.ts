@@ -1,7 +1,7 @@
 // A session history built from REAL tool results: every call runs through the built-in tools on a temp
 // workspace (the executor's exact path, via ToolHarness), so digests are tested against what the tools print.
 import type { ChatMessage } from '../../../src/core/messages';
-import { TempWorkspace, ToolHarness } from '../tools/toolHarness';
+import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
 
 export class RecordedSession {
   readonly history: ChatMessage[] = [];

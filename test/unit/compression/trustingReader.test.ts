@@ -8,10 +8,10 @@ import type { CompressionReport } from '../../../src/core/compression/compressor
 import { clip, COMPRESSED_MARKER } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
 import type { ChatMessage } from '../../../src/core/messages';
-import { CompressingModel, GarbageModel } from './compressionModels';
+import { CompressingModel, GarbageModel } from '../../helpers/compression/compressionModels';
 import { assertValidOrder } from './assertions';
 import { namesSeen, noteTaskSession } from './recordedSession';
-import { SESSION_TOOLS } from './sessionFixture';
+import { SESSION_TOOLS } from '../../helpers/compression/sessionFixture';
 
 const signal = new AbortController().signal;
 const system: ChatMessage = { role: 'system', content: 'You are a coding agent working in the user\'s workspace.' };

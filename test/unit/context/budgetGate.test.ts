@@ -14,8 +14,8 @@ import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { ChatMessage } from '../../../src/core/messages';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { CompressingModel } from '../compression/compressionModels';
-import { SESSION_TOOLS, scriptedSession, systemMessage } from '../compression/sessionFixture';
+import { CompressingModel } from '../../helpers/compression/compressionModels';
+import { SESSION_TOOLS, scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 
 const signal = new AbortController().signal;
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { TokenCalibration, calibrationKey, type KeyValuePort } from '../../../src/core/context/calibration';
 import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import { TokenMeter } from '../../../src/core/context/meter';
-import { mixedRequests } from './mixedCorpus';
-import { referencePromptTokens, type Vocabulary } from './referenceTokenizer';
-import { CompressingModel } from '../compression/compressionModels';
+import { mixedRequests } from '../../helpers/tokens/mixedCorpus';
+import { referencePromptTokens, type Vocabulary } from '../../helpers/tokens/referenceTokenizer';
+import { CompressingModel } from '../../helpers/compression/compressionModels';
 
 class MemoryKeyValue implements KeyValuePort {
   readonly values = new Map<string, string>();

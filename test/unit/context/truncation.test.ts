@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { createContextManager } from '../../../src/core/contextWindow/contextManager';
 import { WindowDetector } from '../../../src/core/context/windowDetector';
 import { ContextBudgetError } from '../../../src/core/context/budgetError';
-import { CompressingModel } from '../compression/compressionModels';
-import { scriptedSession, systemMessage } from '../compression/sessionFixture';
-import { referencePromptTokens } from './referenceTokenizer';
+import { CompressingModel } from '../../helpers/compression/compressionModels';
+import { scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
+import { referencePromptTokens } from '../../helpers/tokens/referenceTokenizer';
 
 const signal = new AbortController().signal;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cosine } from '../../../src/core/embeddings';
 import { fuseRankings, RRF_K } from '../../../src/indexing/rankFusion';
 import { topK, VectorMatrix } from '../../../src/indexing/vectorMatrix';
-import { seeded as random } from '../context/mixedCorpus';
+import { seeded as random } from '../../helpers/tokens/mixedCorpus';
 
 function vectors(n: number, dims: number, seed: number): Float32Array[] {
   const next = random(seed);

@@ -5,7 +5,7 @@ import { mkdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isInside, PathError, WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { TempWorkspace } from './toolHarness';
+import { TempWorkspace } from '../../helpers/tools/toolHarness';
 
 let ws: TempWorkspace;
 let second: string;

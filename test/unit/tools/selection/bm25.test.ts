@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bm25Index, bm25Document, bm25Scores, topIndices } from '../../../../src/core/tools/selection/bm25';
 import { identifierWords, stem, tokenize, toolTokens } from '../../../../src/core/tools/selection/toolText';
-import { realisticDefinitions } from './realisticTools';
+import { realisticDefinitions } from '../../../helpers/tools/realisticTools';
 
 describe('tokenizer', () => {
   it('splits snake_case, camelCase, acronyms and the MCP server prefix', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ToolDefinition } from '../../../../src/core/messages';
 import { estimateToolDefinitionTokens } from '../../../../src/core/tokens';
 import { compactToolDefinitions, firstSentence } from '../../../../src/core/tools/selection/compactSchema';
-import { realisticDefinitions } from './realisticTools';
+import { realisticDefinitions } from '../../../helpers/tools/realisticTools';
 
 const LONG_PARAM =
   'The path of the file to change. It must be inside one of the allowed directories. Relative paths are resolved against the first allowed directory, and symlinks are followed.';

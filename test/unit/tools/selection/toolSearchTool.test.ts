@@ -5,8 +5,8 @@ import { estimateToolDefinitionTokens } from '../../../../src/core/tokens';
 import { toDefinition } from '../../../../src/core/tools/registry';
 import { createToolSearchTool } from '../../../../src/core/tools/selection/toolSearchTool';
 import { ToolSelector } from '../../../../src/core/tools/selection/toolSelector';
-import { TempWorkspace, ToolHarness } from '../toolHarness';
-import { filesystemServerTools, mcpDefinitions } from './realisticTools';
+import { TempWorkspace, ToolHarness } from '../../../helpers/tools/toolHarness';
+import { filesystemServerTools, mcpDefinitions } from '../../../helpers/tools/realisticTools';
 
 let ws: TempWorkspace;
 before(async () => {

@@ -11,7 +11,7 @@ import { toolQueryFrom } from '../../../../src/core/tools/selection/toolQuery';
 import { CachedEmbedder } from '../../../../src/indexing/embeddingClient';
 import { OllamaProvider } from '../../../../src/providers/ollama';
 import { embedRequests, embeddedInputCount, startFakeOllamaServer, type FakeServerHandle } from '../../../helpers/fakeLlm';
-import { builtinDefinitions, realisticDefinitions } from './realisticTools';
+import { builtinDefinitions, realisticDefinitions } from '../../../helpers/tools/realisticTools';
 
 const signal = () => new AbortController().signal;
 const REALISTIC = realisticDefinitions();

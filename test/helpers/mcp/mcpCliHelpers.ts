@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CLI, type CliRun } from '../../helpers/cli/runCli';
+import { CLI, type CliRun } from '../cli/runCli';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 

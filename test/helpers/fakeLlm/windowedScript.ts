@@ -3,8 +3,8 @@
 // real tokenizers count for prose, code and JSON), a request over the window is refused the way llama.cpp
 // refuses it and recorded, and every reply reports the proxy as its prompt count (`prompt_eval_count` /
 // `usage.prompt_tokens`) so the client's calibration learns from it.
-import type { ChatBody, Script, ScriptedReply } from '../../helpers/fakeLlm';
-import { isCompressionRequest } from '../../helpers/weakModels/compressionModels';
+import type { ChatBody, Script, ScriptedReply } from '.';
+import { isCompressionRequest } from '../weakModels/compressionModels';
 
 export const CHARS_PER_TOKEN = 3.5;
 

@@ -4,9 +4,9 @@
 // test/integration/toolSelection/realFilesystemServer.test.ts checks that it still matches.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ToolDefinition } from '../../../../src/core/messages';
-import { createBuiltinTools } from '../../../../src/core/tools/builtin';
-import { toDefinition } from '../../../../src/core/tools/registry';
+import type { ToolDefinition } from '../../../src/core/messages';
+import { createBuiltinTools } from '../../../src/core/tools/builtin';
+import { toDefinition } from '../../../src/core/tools/registry';
 
 export interface McpToolFixture {
   name: string;
@@ -15,7 +15,7 @@ export interface McpToolFixture {
   inputSchema: Record<string, unknown>;
 }
 
-export const FILESYSTEM_FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp/filesystemTools.json');
+export const FILESYSTEM_FIXTURE = path.resolve(__dirname, '../../fixtures/mcp/filesystemTools.json');
 
 export function filesystemServerTools(): McpToolFixture[] {
   return (JSON.parse(readFileSync(FILESYSTEM_FIXTURE, 'utf8')) as { tools: McpToolFixture[] }).tools;

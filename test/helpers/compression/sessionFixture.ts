@@ -1,7 +1,7 @@
 // A scripted agent session: user requests, rounds of tool calls (read_file, run_command, write_file,
 // search_files) with realistic results, and assistant replies. Deterministic for a given seed.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../../../src/core/messages';
-import { code, prose, seeded } from '../context/mixedCorpus';
+import { code, prose, seeded } from '../tokens/mixedCorpus';
 
 export interface SessionOptions {
   /** Stop once the history has at least this many messages (it ends after an assistant reply). */

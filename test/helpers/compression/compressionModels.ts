@@ -3,7 +3,7 @@
 // answers in prose or with unusable JSON; FailingModel errors like a server returning HTTP 500.
 import type { ChatMessage } from '../../../src/core/messages';
 import { ProviderError, type ChatProvider, type ChatRequest, type ModelInfo, type ProviderCapabilities, type StreamDelta } from '../../../src/core/provider';
-import { referencePromptTokens } from '../context/referenceTokenizer';
+import { referencePromptTokens } from '../tokens/referenceTokenizer';
 
 abstract class TestModel implements ChatProvider {
   readonly baseUrl = 'http://127.0.0.1:9';

@@ -5,8 +5,8 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChatBody, ScriptedReply } from '../../helpers/fakeLlm';
-import { lastMessage, type ReplyFn } from './windowedServer';
+import type { ChatBody, ScriptedReply } from '../fakeLlm';
+import { lastMessage, type ReplyFn } from '../fakeLlm/windowedScript';
 
 export const KINDS = ['invoice', 'contract', 'memo', 'receipt'] as const;
 export const FILE_COUNT = 12;
