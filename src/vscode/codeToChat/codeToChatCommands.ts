@@ -2,6 +2,7 @@
 // short request at once. Each opens and focuses the chat. While a turn runs, a verb attaches the code, puts its
 // request in the message box and says so: nothing is queued behind the user's back.
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from '../commands/loggedCommands';
 import type { Attachment } from '../../shared/protocol';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import type { Logger } from '../log/logger';
@@ -79,17 +80,7 @@ export function registerCodeToChat(deps: CodeToChatDeps): vscode.Disposable[] {
       await ask(attachmentFor(document, lines as Lines), EXPLAIN_PROMPT);
     },
   };
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (err) {
-        deps.log.error(`command ${id} failed`, err);
-        void vscode.window.showErrorMessage(`Local Harness: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
-      }
-    }),
-  );
+  return registerLoggedCommands(commands, deps.log);
 }
 
 /**

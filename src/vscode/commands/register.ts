@@ -1,5 +1,6 @@
 // Every `localharness.*` command, bound to the objects activation created.
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from './loggedCommands';
 import type { HarnessController } from '../agent/harnessController';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import { manageApprovalRules } from '../approval/manageRules';
@@ -48,17 +49,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       chatView.revealHotContext();
     },
   };
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (err) {
-        log.error(`command ${id} failed`, err);
-        void vscode.window.showErrorMessage(`Local Harness: ${(err as Error)?.message ?? String(err)}`);
-        return undefined;
-      }
-    }),
-  );
+  return registerLoggedCommands(commands, log);
 }
 
 /** "Set API Key": for the OpenAI-compatible server in use now (the user's, or the workspace's once allowed). */

@@ -2,6 +2,7 @@
 // refresh, the queue's "ask again", and opening a file's summary. Each takes what its menu passes (an explorer
 // Uri, a Knowledge view node) or falls back to the active editor.
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from '../commands/loggedCommands';
 import type { LineSpan } from '../../core/knowledge/types';
 import type { IndexRequest } from '../../indexing/indexer';
 import type { Logger } from '../log/logger';
@@ -55,17 +56,7 @@ export function registerKnowledgeCommands(deps: KnowledgeCommandDeps): vscode.Di
       if (arg && isNode(arg)) await deps.documents.open(arg.file.path);
     },
   };
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (err) {
-        deps.log.error(`command ${id} failed`, err);
-        void vscode.window.showErrorMessage(`Local Harness: ${(err as Error)?.message ?? String(err)}`);
-        return undefined;
-      }
-    }),
-  );
+  return registerLoggedCommands(commands, deps.log);
 }
 
 /** The explorer passes the clicked Uri and all selected ones; the editor title the file's Uri; the palette nothing. */

@@ -2,6 +2,7 @@
 // servers, routes sent `/server.prompt` messages to the prompt runner, and registers the commands behind the MCP
 // Servers view's prompt and resource rows (also in the palette).
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from '../commands/loggedCommands';
 import type { McpPromptInfo } from '../../mcp/types';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import type { Logger } from '../log/logger';
@@ -49,16 +50,7 @@ export function registerMcpChat(deps: McpChatDeps): vscode.Disposable[] {
   return [
     source.onDidChange(publish),
     { dispose: () => (chatView.sendHandler = undefined) },
-    ...Object.entries(commands).map(([id, handler]) =>
-      vscode.commands.registerCommand(id, async (arg?: unknown) => {
-        try {
-          await handler(arg);
-        } catch (err) {
-          log.error(`command ${id} failed`, err);
-          void vscode.window.showErrorMessage(`Local Harness: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }),
-    ),
+    ...registerLoggedCommands(commands, log),
   ];
 }
 

@@ -1,6 +1,7 @@
 // The MCP commands: start, stop, restart, show log (from the view's inline actions with the server, or from the
 // palette with a QuickPick), revoking remembered consent, and signing out of an OAuth server.
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from '../commands/loggedCommands';
 import { consentFingerprint } from '../../mcp/commandLine';
 import type { McpServerStatus } from '../../mcp/types';
 import type { Logger } from '../log/logger';
@@ -25,16 +26,7 @@ export function registerMcpCommands(service: McpService, log: Logger): vscode.Di
     'localharness.mcp.revokeConsent': () => revokeConsent(service, log),
     'localharness.mcp.signOut': (arg?: unknown) => signOut(service, log, serverNameOf(arg)),
   };
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await handler(arg);
-      } catch (err) {
-        log.error(`command ${id} failed`, err);
-        void vscode.window.showErrorMessage(`Local Harness: ${(err as Error)?.message ?? String(err)}`);
-      }
-    }),
-  );
+  return registerLoggedCommands(commands, log);
 }
 
 function serverNameOf(arg: unknown): string | undefined {

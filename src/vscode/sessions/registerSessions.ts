@@ -1,6 +1,7 @@
 // Wiring for durable sessions: the service (created before the controller, which records through it) and the
 // commands and History view (created once the chat view exists).
 import * as vscode from 'vscode';
+import { registerLoggedCommands } from '../commands/loggedCommands';
 import type { HarnessController } from '../agent/harnessController';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
@@ -52,16 +53,7 @@ export function registerSessionCommands(deps: SessionCommandDeps): vscode.Dispos
   });
   void restoreLastSession(deps, ui);
   return [
-    ...Object.entries(commands).map(([id, handler]) =>
-      vscode.commands.registerCommand(id, async () => {
-        try {
-          await handler();
-        } catch (err) {
-          deps.log.error(`command ${id} failed`, err);
-          void vscode.window.showErrorMessage(`Local Harness: ${(err as Error)?.message ?? String(err)}`);
-        }
-      }),
-    ),
+    ...registerLoggedCommands(commands, deps.log),
     { dispose: () => off() },
     { dispose: () => void deps.service.dispose() },
   ];
