@@ -3,6 +3,7 @@
 // "Manage Approval Rules". A dismissed dialog (Escape, Cancel) means no for this window only. Pure (no 'vscode'
 // import): the dialog and the workspace storage are injected.
 import type { HarnessSettings } from './settings';
+import { RecordStore, type MementoLike } from './common/recordStore';
 import {
   destinationKey,
   destinationOf,
@@ -24,46 +25,37 @@ export interface ServerChoice extends ServerDestination {
 }
 
 /** The subset of a vscode Memento this needs (context.workspaceState). */
-export interface ChoiceMemento {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type ChoiceMemento = MementoLike;
 
 export class ServerChoiceStore {
-  constructor(private readonly memento: ChoiceMemento) {}
+  private readonly records: RecordStore<ServerChoice>;
+
+  constructor(memento: ChoiceMemento) {
+    this.records = new RecordStore(memento, SERVER_CHOICES_KEY, isServerChoice, destinationKey);
+  }
 
   list(): ServerChoice[] {
-    const raw = this.memento.get(SERVER_CHOICES_KEY);
-    if (!Array.isArray(raw)) return [];
-    // Storage written by another version may hold anything: keep only well-formed records.
-    return raw.filter(
-      (c): c is ServerChoice =>
-        !!c &&
-        typeof c === 'object' &&
-        (c.provider === 'ollama' || c.provider === 'openai') &&
-        typeof c.url === 'string' &&
-        (c.decision === 'allow' || c.decision === 'deny'),
-    );
+    return this.records.list();
   }
 
   find(destination: ServerDestination): ServerChoice | undefined {
-    const key = destinationKey(destination);
-    return this.list().find((c) => destinationKey(c) === key);
+    return this.records.find(destinationKey(destination));
   }
 
   async record(choice: ServerChoice): Promise<void> {
-    const key = destinationKey(choice);
-    await this.memento.update(SERVER_CHOICES_KEY, [...this.list().filter((c) => destinationKey(c) !== key), choice]);
+    await this.records.put(choice);
   }
 
   /** Returns the records that were removed. */
   async revoke(destinations: readonly ServerDestination[]): Promise<ServerChoice[]> {
-    const keys = new Set(destinations.map(destinationKey));
-    const all = this.list();
-    const removed = all.filter((c) => keys.has(destinationKey(c)));
-    if (removed.length) await this.memento.update(SERVER_CHOICES_KEY, all.filter((c) => !keys.has(destinationKey(c))));
-    return removed;
+    return this.records.remove(destinations.map(destinationKey));
   }
+}
+
+function isServerChoice(c: unknown): c is ServerChoice {
+  if (!c || typeof c !== 'object') return false;
+  const r = c as Record<string, unknown>;
+  return (r.provider === 'ollama' || r.provider === 'openai') && typeof r.url === 'string' && (r.decision === 'allow' || r.decision === 'deny');
 }
 
 export interface ServerQuestion {

@@ -1,6 +1,7 @@
 // Approval rules as data: validation, de-duplication, labels, and the per-workspace store.
 // Pure (no 'vscode' import): the store takes a Memento-shaped key/value port.
 import type { ApprovalRule } from '../../core/approval/gate';
+import { RecordStore, type MementoLike } from '../common/recordStore';
 
 export const WORKSPACE_RULES_KEY = 'localharness.approval.rules';
 
@@ -75,31 +76,29 @@ export function describeRule(rule: ApprovalRule): string {
 }
 
 /** The subset of vscode.Memento the store needs. */
-export interface KeyValueStore {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type KeyValueStore = MementoLike;
 
 /** Rules the user created with "Always allow in this workspace" (workspaceState: per workspace, not synced). */
 export class WorkspaceRuleStore {
-  constructor(private readonly state: KeyValueStore) {}
+  private readonly records: RecordStore<ApprovalRule>;
+
+  constructor(state: KeyValueStore) {
+    this.records = new RecordStore(state, WORKSPACE_RULES_KEY, (r): r is ApprovalRule => invalidReason(r) === undefined, ruleKey);
+  }
 
   list(): ApprovalRule[] {
-    return parseRules(this.state.get(WORKSPACE_RULES_KEY)).rules;
+    // Parsed again: stored rules are trimmed and de-duplicated like those from settings.
+    return parseRules(this.records.list()).rules;
   }
 
   async add(rule: ApprovalRule): Promise<boolean> {
-    const current = this.list();
-    if (current.some((r) => sameRule(r, rule))) return false;
-    await this.state.update(WORKSPACE_RULES_KEY, [...current, { ...rule }]);
+    if (this.records.find(ruleKey(rule))) return false;
+    await this.records.put({ ...rule });
     return true;
   }
 
   async remove(rules: readonly ApprovalRule[]): Promise<number> {
-    const current = this.list();
-    const kept = withoutRules(current, rules);
-    if (kept.length !== current.length) await this.state.update(WORKSPACE_RULES_KEY, kept);
-    return current.length - kept.length;
+    return (await this.records.remove(rules.map(ruleKey))).length;
   }
 }
 

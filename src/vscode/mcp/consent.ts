@@ -5,6 +5,7 @@
 import { commandLineOf, consentFingerprint, requiresConsent } from '../../mcp/commandLine';
 import type { McpConsentPort, McpServerConfig } from '../../mcp/types';
 import { describeSource } from './configSources';
+import { RecordStore, type MementoLike } from '../common/recordStore';
 
 export const CONSENT_KEY = 'localharness.mcp.consent';
 
@@ -19,10 +20,7 @@ export interface ConsentRecord {
 }
 
 /** The subset of a vscode Memento this needs (context.workspaceState). */
-export interface ConsentMemento {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type ConsentMemento = MementoLike;
 
 export type ConsentAnswer = 'allow' | 'deny';
 
@@ -30,34 +28,34 @@ export type ConsentAnswer = 'allow' | 'deny';
 export type ConsentAsker = (server: McpServerConfig, commandLine: string) => PromiseLike<ConsentAnswer | undefined>;
 
 export class ConsentStore {
-  constructor(private readonly memento: ConsentMemento) {}
+  private readonly records: RecordStore<ConsentRecord>;
+
+  constructor(memento: ConsentMemento) {
+    this.records = new RecordStore(memento, CONSENT_KEY, isConsentRecord, (r) => r.fingerprint);
+  }
 
   list(): ConsentRecord[] {
-    const raw = this.memento.get(CONSENT_KEY);
-    if (!Array.isArray(raw)) return [];
-    // Storage written by another version may hold anything: keep only well-formed records.
-    return raw.filter(
-      (r): r is ConsentRecord =>
-        !!r && typeof r === 'object' && typeof r.fingerprint === 'string' && typeof r.name === 'string' && typeof r.commandLine === 'string',
-    );
+    return this.records.list();
   }
 
   has(fingerprint: string): boolean {
-    return this.list().some((r) => r.fingerprint === fingerprint);
+    return this.records.find(fingerprint) !== undefined;
   }
 
   async grant(record: ConsentRecord): Promise<void> {
-    const others = this.list().filter((r) => r.fingerprint !== record.fingerprint);
-    await this.memento.update(CONSENT_KEY, [...others, record]);
+    await this.records.put(record);
   }
 
   /** Returns the records that were removed. */
   async revoke(fingerprints: readonly string[]): Promise<ConsentRecord[]> {
-    const all = this.list();
-    const removed = all.filter((r) => fingerprints.includes(r.fingerprint));
-    if (removed.length) await this.memento.update(CONSENT_KEY, all.filter((r) => !fingerprints.includes(r.fingerprint)));
-    return removed;
+    return this.records.remove(fingerprints);
   }
+}
+
+function isConsentRecord(r: unknown): r is ConsentRecord {
+  if (!r || typeof r !== 'object') return false;
+  const c = r as Record<string, unknown>;
+  return typeof c.fingerprint === 'string' && typeof c.name === 'string' && typeof c.commandLine === 'string';
 }
 
 export interface ConsentPolicyOptions {
