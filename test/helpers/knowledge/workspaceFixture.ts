@@ -22,7 +22,7 @@ export function validatePort(port: number): boolean {
 }
 `;
 
-export const SERVER_TS = `import { parseConfig, validatePort } from '../../integration/indexing/config';
+export const SERVER_TS = `import { parseConfig, validatePort } from './config';
 
 export class HttpServer {
   private running = false;
