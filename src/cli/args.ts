@@ -3,7 +3,11 @@ import { parseArgs } from 'node:util';
 import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
-export class UsageError extends Error {}
+import { UsageError } from './usageError';
+import { positiveInt, providerOf } from './argValues';
+import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
+
+export { UsageError };
 
 export type ApproveMode = 'none' | 'read' | 'all';
 
@@ -122,79 +126,10 @@ export interface McpPromptOptions extends McpCommandBase {
 
 export type McpOptions = McpListOptions | McpResourceOptions | McpPromptOptions;
 
-export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | { command: 'help' } | { command: 'version' };
+export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | DoctorOptions | { command: 'help' } | { command: 'version' };
+export type { DoctorOptions };
 
-export const USAGE = `Usage:
-  localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
-                   [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
-                   [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
-                   [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
-                   [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
-                    [--planner-provider KIND] [--executor-provider KIND]]
-                   [--allow-sampling] "TASK"
-  localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
-  localharness sessions [--db FILE] [--json]
-  localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
-                     [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
-  localharness query [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--embed-model NAME]
-                     [--k N] [--json] "TEXT"
-  localharness mcp list --mcp-config FILE [--workspace DIR] [--json]
-  localharness mcp resource --mcp-config FILE [--workspace DIR] [--out FILE] [--json] SERVER URI|TEMPLATE [--arg NAME=VALUE]...
-  localharness mcp prompt --mcp-config FILE [--workspace DIR] [--json] SERVER PROMPT [--arg NAME=VALUE]...
-  localharness --help | --version
-
-Options:
-  --provider      ollama (default) or openai (LM Studio, llama.cpp server, vLLM)
-  --base-url      server URL (default http://127.0.0.1:11434 for ollama, http://127.0.0.1:1234/v1 for openai)
-  --model         model name (default: the first model the server lists)
-  --workspace     folder the tools may touch (default: current directory)
-  --max-rounds    model calls per turn before giving up (default 20)
-  --approve       risk levels that run without asking: none, read (default), all
-  --allow-sensitive  with --approve all: also change sensitive files without asking (.vscode/, .git/, CI
-                  files, AGENTS.md and .localharness/, package.json scripts, shell profiles…). Without it
-                  such a change is asked on a terminal and denied when there is none, even under --approve all
-  --num-ctx       context window to request (Ollama num_ctx)
-  --json          one JSON object per line for every event
-  --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
-  --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
-  --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
-  --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}}). The workspace is announced to
-                  them as their root. A server asking for input (elicitation) is answered on the terminal, and
-                  declined when there is none
-  --allow-sampling  let MCP servers have the model answer their prompts (sampling) without asking. Without it
-                  each request is asked on a terminal and refused when there is none
-  --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
-  --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
-  --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
-  --planner-model, --executor-model  split each turn between two models (both needed): the planner plans the
-                  steps and writes the answer, the executor calls the tools step by step. If anything fails, the
-                  turn continues in the ordinary loop with --model (default: the planner model)
-  --planner-base-url, --executor-base-url  their servers (default --base-url)
-  --planner-provider, --executor-provider  their kind of server when it is not --provider (ollama|openai)
-  --resume        with --session and the planner flags: continue that session's planned run, cut off by
-                  Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
-
-  API key: set LOCALHARNESS_API_KEY for servers that need one.
-
-Workspace index (stored in the --db file; \`run\` retrieves from it when the file has an index):
-  index PATH...   index files and folders (relative to --workspace; a folder: its text files, honouring
-                  .gitignore) into the --db file
-  --mode          full (default: chunks, vectors and the model's summaries), embed (chunks and vectors),
-                  metadata (size, language, outline only)
-  --embed-model   (index, query) embedding model on the same server; without one, retrieval uses keywords.
-                  query and run default to the model the index was built with
-  --force         index again even when a file did not change
-  --remove        take the PATHs out of the index instead (a folder: every indexed file under it)
-  query "TEXT"    print the indexed chunks that best match TEXT, best first (--json: one object per line)
-  --k             how many chunks query prints (default 5)
-
-MCP servers of a config file, without the agent (servers start, answer, and are stopped again):
-  mcp list        each server's state (or error), tools, resources, resource templates and prompts
-                  (--json: one JSON document). Exits 1 only when no server starts
-  mcp resource    print a resource's text; binary parts are described in one line unless --out FILE
-                  (then the content, binary parts decoded, goes to FILE). A resource template (its name or
-                  uriTemplate) is filled from --arg NAME=VALUE
-  mcp prompt      print a prompt's messages, its arguments given as --arg NAME=VALUE (repeatable)`;
+export { USAGE } from './usage';
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
   if (mode === 'all') return ['read', 'write', 'execute', 'network'];
@@ -202,12 +137,6 @@ export function autoApproved(mode: ApproveMode): RiskLevel[] {
   return [];
 }
 
-function positiveInt(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
-  return n;
-}
 
 /** Same range as the retry setting (0–60000 ms); unset or empty means the default. */
 function retryBackoffFromEnv(value: string | undefined): number | undefined {
@@ -282,7 +211,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   }
   if (command === 'mcp') return parseMcpCommand(rest, values, cwd);
   if (command === 'index' || command === 'query') return parseKnowledgeCommand(command, rest, values, env, cwd);
-  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index, query or mcp)');
+  if (command === 'doctor') return parseDoctorCommand(rest, values, env);
+  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index, query, mcp or doctor)');
   const resume = !!values.resume;
   if (resume && (values.session === undefined || values['planner-model'] === undefined)) {
     throw new UsageError('--resume continues the planned run of a stored session: it needs --session ID and --planner-model/--executor-model');
@@ -365,11 +295,6 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
   };
 }
 
-function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {
-  const provider = value ?? 'ollama';
-  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
-  return provider;
-}
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */

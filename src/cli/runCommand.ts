@@ -24,6 +24,7 @@ import { autoApproved, UsageError, type RunOptions } from './args';
 import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
+import { startingToolProtocol } from '../core/setupCheck/memory';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -146,6 +147,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ),
   });
 
+  // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
+  const protocol = await startingToolProtocol(options.toolProtocol ?? config.agent.toolProtocol ?? 'auto', stored?.kv, provider, model);
   const session = new AgentSession({
     provider,
     model,
@@ -161,7 +164,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
     agentSettings: {
       ...config.agent,
-      ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
+      toolProtocol: protocol.setting,
       ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
     },
     ...(config.instructions && { userInstructions: config.instructions }),
@@ -202,6 +205,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       resumable = savedRunOf(run);
     }
     await stored?.beginTurn();
+    if (protocol.notice) bus.emit({ type: 'notice', message: protocol.notice });
     outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;

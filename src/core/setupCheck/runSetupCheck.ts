@@ -2,7 +2,7 @@
 // each step's finding kept in one report. What it sends is said first (plan.ts).
 import type { ChatProvider, ServerStatus } from '../provider';
 import type { Clock } from '../ports';
-import { resolveContextWindow } from '../context/window';
+import { chooseContextWindow, resolveContextWindow } from '../context/window';
 import type { ToolProtocolSetting } from '../toolProtocol/protocol';
 import { formatCount } from '../formatCount';
 import { checkEmbedding, type EmbeddingModels } from './embeddingCheck';
@@ -66,7 +66,11 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
     return undefined;
   });
   const contextSize = input.contextSize && input.contextSize > 0 ? input.contextSize : undefined;
-  const base = await resolveContextWindow(provider, model, { ...(contextSize && { contextSize, configured: contextSize }) }, signal);
+  // The window a session starts from, as src/core/context/window.ts decides it (from the answer just read).
+  const windowOptions = { ...(contextSize && { contextSize, configured: contextSize }) };
+  const base = info
+    ? chooseContextWindow({ contextSizeApi: provider.capabilities.contextSizeApi, ...(contextSize && { requestedContextSize: contextSize, configured: contextSize }), info })
+    : await resolveContextWindow(provider, model, windowOptions, signal);
   // Loaded before the first chat request? (Then there is no cold load to time.)
   const before = await statusOf(provider, model, signal);
 

@@ -1,6 +1,7 @@
 // The first questions: does the server answer, what is it, which models does it list, and is the chosen one there
 // (or which listed names come closest). A server that does not answer, or lacks the model, ends the check here.
 import { ProviderError, type ChatProvider, type ModelInfo, type ServerKind, type ServerStatus } from '../provider';
+import { sameModel } from '../modelNames';
 import type { ServerFinding } from './report';
 
 /** More names than this are not kept in the report. */
@@ -94,22 +95,19 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
   };
 }
 
-/** Ollama treats "qwen3" and "qwen3:latest" as the same model. */
-export function sameModel(a: string, b: string): boolean {
-  const norm = (s: string) => s.trim().replace(/:latest$/, '');
-  return norm(a) === norm(b);
-}
-
 /** Up to three listed names nearest to `wanted` (edit distance, with the family before ':' counted first). */
 export function closestNames(wanted: string, names: readonly string[]): string[] {
   const w = wanted.toLowerCase();
   const family = w.split(':')[0]!;
+  // "qwen" of qwen3:4b and qwen2.5-coder:7b: the letters before the first digit or separator.
+  const stem = (s: string) => /^[a-z]+/.exec(s)?.[0] ?? '';
   return names
     .map((name) => {
       const n = name.toLowerCase();
       const distance = editDistance(w, n) / Math.max(w.length, n.length, 1);
       const sameFamily = n.split(':')[0] === family || n.startsWith(family) || family.startsWith(n.split(':')[0]!);
-      return { name, score: distance - (sameFamily ? 0.5 : 0) };
+      const sameStem = stem(n).length >= 3 && stem(n) === stem(w);
+      return { name, score: distance - (sameFamily ? 0.5 : sameStem ? 0.25 : 0) };
     })
     .filter((c) => c.score <= 0.6)
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
