@@ -99,7 +99,7 @@ export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 // ---- webview -> host ----
 
 /** Commands the panel may ask the host to run; the host maps them to `localharness.*` command ids. */
-export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession', 'attachMcpResource']);
+export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession', 'attachMcpResource', 'checkSetup']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [

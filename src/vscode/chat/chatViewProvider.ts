@@ -17,6 +17,7 @@ const PANEL_COMMANDS: Record<PanelCommand, string> = {
   manageApprovalRules: 'localharness.manageApprovalRules',
   resumeSession: 'localharness.resumeSession',
   attachMcpResource: 'localharness.attachMcpResource',
+  checkSetup: 'localharness.checkSetup',
 };
 
 /** What the MCP servers offer the message box (prompts as slash commands, resources for the "@" button). */

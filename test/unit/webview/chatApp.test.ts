@@ -421,3 +421,12 @@ test('New chat (reset) clears the list and shows the empty state', () => {
   assert.equal(m.qa('.item-group > *').length, 0);
   assert.equal(m.q('.empty-state').hidden, false);
 });
+
+test('the empty chat offers the setup check; the button asks the host to run it', () => {
+  const m = mountApp();
+  m.deliver({ type: 'snapshot', seq: 1, state: snapshotOf([]) });
+  const button = m.qa('.empty-state button').find((b) => b.textContent === 'Check Model Setup');
+  assert.ok(button, 'a Check Model Setup button in the empty state');
+  button.dispatchEvent(new m.dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(m.api.ofType('runCommand'), [{ type: 'runCommand', command: 'checkSetup' }]);
+});
