@@ -123,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): void {
     apiKeys.onDidChange(() => (controller.invalidateSession('API key changed'), knowledge.invalidate())),
     ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
     setupPanel,
-    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id, setup: { controller, memory: setupMemory, panel: setupPanel, log } }),
+    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id, setup: { controller, memory: setupMemory, panel: setupPanel, log, onChecked: () => void chatView.refreshModels() } }),
     ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),

@@ -337,6 +337,11 @@ describe('chat panel', { timeout: 120_000 }, () => {
       await tab.hover();
       await tab.getByRole('button', { name: /^Close/ }).first().click();
       await tab.waitFor({ state: 'hidden', timeout: 10_000 });
+      // The chat's own model picker marks the model too, with the verdict as its tooltip.
+      const picker = session.chat.modelPicker;
+      await waitUntil(async () => (await picker.locator('option').allInnerTexts()).includes('qwen3:8b ✓'), 15_000, 'the mark in the chat model picker');
+      assert.equal(await picker.inputValue(), 'qwen3:8b');
+      assert.match((await picker.getAttribute('title')) ?? '', /^Setup check: Ready: qwen3:8b on Ollama/);
 
       await workbench.runCommand('Local Harness: Select Model', { opensInput: true });
       await workbench.waitForQuickPick('Local Harness: Select Model');

@@ -72,7 +72,7 @@ export interface HarnessControllerDeps {
   /** Reads an MCP resource chip when the message is sent (absent: such chips attach a note instead). */
   readResource?: ResourceReader;
   /** Setup check results: the tool protocol a session starts in (src/vscode/setupCheck). */
-  setupChecks?: Pick<SetupCheckMemory, 'startingProtocol'>;
+  setupChecks?: Pick<SetupCheckMemory, 'startingProtocol' | 'verdicts'>;
 }
 
 export const RESTRICTED_NOTICE =
@@ -241,7 +241,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
       const models = infos.map((m) => m.name);
       const problem = modelListProblem(settings, models);
       if (selected && !problem) void this.refreshContextLimit(settings, selected, signal);
-      return { models, selected, ...(problem !== undefined && { error: problem }) };
+      const checks = this.deps.setupChecks ? await this.deps.setupChecks.verdicts(await this.models.provider(settings), models) : [];
+      return { models, selected, ...(problem !== undefined && { error: problem }), ...(checks.length > 0 && { checks }) };
     } catch (err) {
       if (signal.aborted) return { models: [], selected };
       return { models: [], selected, error: errorMessage(err) };

@@ -131,7 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     if (request.signal.aborted) return;
     this.lastModels = list;
-    void this.bridge.post({ type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }) });
+    void this.bridge.post(modelsMessage(list));
   }
 
   dispose(): void {
@@ -154,7 +154,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // The bridge already sent the snapshot; the model list may be slow, so show the cached one first.
         if (this.lastModels) {
           const m = this.lastModels;
-          void this.bridge.post({ type: 'models', models: m.models, selected: m.selected, ...(m.error !== undefined && { error: m.error }) });
+          void this.bridge.post(modelsMessage(m));
         }
         for (const deferred of this.deferred.values()) {
           // The hot context may have moved on while the view loaded: send the current one.
@@ -253,4 +253,8 @@ function describeIntent(msg: WebviewToHost): string {
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+function modelsMessage(list: ModelList): HostToWebview {
+  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }) };
 }

@@ -7,6 +7,7 @@ import { keepSetupCheck, loadSetupReport, rememberedWindow, startingToolProtocol
 import type { SetupReport } from '../../core/setupCheck/report';
 import type { SetupCheckResult } from '../../core/setupCheck/runSetupCheck';
 import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
+import type { ModelCheck } from '../../shared/protocol';
 
 export interface SetupCheckMemoryDeps {
   /** The editor's global state (the same port token calibration uses). */
@@ -22,6 +23,16 @@ export class SetupCheckMemory {
 
   report(server: Server, model: string): Promise<SetupReport | undefined> {
     return loadSetupReport(this.deps.global, server.id, server.baseUrl, model);
+  }
+
+  /** The verdicts of the listed models the check looked at (the chat's model picker shows them). */
+  async verdicts(server: Server, models: readonly string[]): Promise<ModelCheck[]> {
+    const out: ModelCheck[] = [];
+    for (const model of models.slice(0, 500)) {
+      const report = await this.report(server, model);
+      if (report) out.push({ model, verdict: report.overall.verdict, summary: report.overall.summary });
+    }
+    return out;
   }
 
   /** The smaller window an earlier session found, where sessions look first (the database), else global state. */
