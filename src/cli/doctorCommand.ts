@@ -54,6 +54,7 @@ export async function doctorCommand(options: DoctorOptions, io: DoctorIo, signal
         io.stderr.write(`localharness: could not keep the result in ${dbPath}: ${(err as Error).message ?? String(err)}\n`);
       }
     }
+    if (!kept && report.server.reachable && report.model) io.stderr.write('localharness: not kept: pass --db FILE (or set LOCALHARNESS_DB) so that `run --db FILE` starts from this result.\n');
     io.stdout.write(options.json ? JSON.stringify(report) + '\n' : renderSetupReport(report));
     return report.overall.verdict === 'unusable' ? 1 : 0;
   } finally {
