@@ -27,6 +27,8 @@ import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
+import { SetupCheckMemory } from './vscode/setupCheck/setupCheckMemory';
+import { SetupReportPanel } from './vscode/setupCheck/setupPanel';
 
 /** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
 let shutdownMcp: (() => Promise<void>) | undefined;
@@ -64,6 +66,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const fs = new VsCodeFileSystem();
   // The workspace index: built on the first index action or the first turn that finds an index, never here.
   const knowledge = createKnowledgeService({ sessions, fs, log, store, controller: () => controller });
+  // Per-model memories between sessions (token calibration, the window found, setup check results).
+  const globalKv = {
+    get: (key: string) => context.globalState.get<string>(`localharness.calibration.${key}`),
+    set: async (key: string, value: string) => context.globalState.update(`localharness.calibration.${key}`, value),
+  };
+  const setupMemory = new SetupCheckMemory({ global: globalKv, sessionsKv: () => sessions.kv() });
+  const setupPanel = new SetupReportPanel();
   const controller = new HarnessController({
     store,
     log,
@@ -76,10 +85,8 @@ export function activate(context: vscode.ExtensionContext): void {
     serverConsent,
     ask: createModalApprovalAsker({ proposals, log }),
     fs,
-    calibration: {
-      get: (key) => context.globalState.get<string>(`localharness.calibration.${key}`),
-      set: async (key, value) => context.globalState.update(`localharness.calibration.${key}`, value),
-    },
+    calibration: globalKv,
+    setupChecks: setupMemory,
     createRunner: (fallback, sandbox) => {
       const runner = new VsCodeTerminalRunner({ fallback, sandbox, log });
       sub.push(runner);
@@ -115,7 +122,8 @@ export function activate(context: vscode.ExtensionContext): void {
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
     apiKeys.onDidChange(() => (controller.invalidateSession('API key changed'), knowledge.invalidate())),
     ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
-    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id }),
+    setupPanel,
+    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id, setup: { controller, memory: setupMemory, panel: setupPanel, log, onChecked: () => void chatView.refreshModels() } }),
     ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),

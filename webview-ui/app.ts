@@ -111,7 +111,7 @@ export class ChatApp {
         this.receiveOlder(msg.before, msg.items, msg.older);
         return;
       case 'models':
-        updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error);
+        updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error, msg.checks);
         return;
       case 'hotContext':
         this.showHotContext(msg.view, !!msg.reveal);

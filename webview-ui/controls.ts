@@ -1,6 +1,6 @@
 // Keeps the controls in step with the state: busy (Send/Stop), the context meter, the status line,
 // and the model picker filled from the host.
-import type { ChatViewState } from '../src/shared/protocol';
+import type { ChatViewState, ModelCheck } from '../src/shared/protocol';
 import { rereadText } from '../src/shared/promptCacheText';
 import { setAttr, setHidden, setText } from './dom';
 import type { Layout } from './layout';
@@ -46,17 +46,26 @@ export function contextText(used: number, available: number | null): string {
   return `${numberFormat.format(used)} tokens used`;
 }
 
-export function updateModels(layout: Layout, doc: Document, models: readonly string[], selected: string | null, error?: string): void {
+const CHECK_MARKS: Record<ModelCheck['verdict'], string> = { ready: '✓', limited: '⚠', unusable: '✗' };
+
+export function updateModels(layout: Layout, doc: Document, models: readonly string[], selected: string | null, error?: string, checks: readonly ModelCheck[] = []): void {
   const picker = layout.modelPicker;
   const options: HTMLOptionElement[] = [];
   if (selected === null) options.push(option(doc, '', models.length ? 'Choose a model…' : 'No models found', true));
-  for (const name of models) options.push(option(doc, name, name, false));
+  for (const name of models) {
+    // The setup check's verdict: a mark after the name, its summary as the tooltip.
+    const check = checks.find((c) => c.model === name);
+    const o = option(doc, name, check ? `${name} ${CHECK_MARKS[check.verdict]}` : name, false);
+    if (check) o.title = `Setup check: ${check.summary}`;
+    options.push(o);
+  }
   if (selected !== null && !models.includes(selected)) {
     // Keep showing the configured model even when the server does not list it (offline, not pulled).
     options.unshift(option(doc, selected, `${selected} (not on the server)`, false));
   }
   picker.replaceChildren(...options);
   picker.value = selected ?? '';
+  picker.title = options.find((o) => o.value === picker.value && o.title)?.title ?? '';
   setText(layout.modelError, error ?? '');
   setHidden(layout.modelError, !error);
 }

@@ -58,6 +58,7 @@ export class ConversationView {
     this.empty.append(
       h(ctx.doc, 'p', 'empty-title', 'Ask Local Harness to change, fix or explain code in this workspace.'),
       h(ctx.doc, 'p', 'empty-hint', 'It reads and edits files with your approval. Enter sends, Shift+Enter adds a line.'),
+      setupCheckOffer(ctx.doc),
     );
     this.sentinel = h(ctx.doc, 'div', 'older-sentinel');
     this.sentinel.setAttribute('aria-hidden', 'true');
@@ -248,4 +249,16 @@ export class ConversationView {
   private publish(): void {
     this.list.dataset['unbuilt'] = String(this.unbuiltCount);
   }
+}
+
+/** First run: find out whether the model and the server fit before the first task (runs only when clicked). */
+function setupCheckOffer(doc: Document): HTMLElement {
+  const p = h(doc, 'p', 'empty-hint', 'New model or server? See what they can do before the first task: ');
+  // Clicks are handled by delegation on the conversation (data-command).
+  const button = h(doc, 'button', 'secondary', 'Check Model Setup');
+  button.type = 'button';
+  button.dataset['command'] = 'checkSetup';
+  button.title = 'Sends a handful of short requests to the model server (it asks first)';
+  p.append(button);
+  return p;
 }

@@ -1,4 +1,5 @@
-// Values of single command-line options: numbers, the retry backoff, the sandbox flags. Each bad value is a usage error.
+// Values of single command-line options: numbers, the kind of server, the retry backoff, the sandbox flags. Each bad
+// value is a usage error.
 import { parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,4 +39,10 @@ export function sandboxFlags(
     throw new UsageError('--allow-network, --allow-network-for and --sandbox-write apply to sandboxed commands; with --sandbox off every command can do all of it already');
   }
   return settings;
+}
+
+export function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {
+  const provider = value ?? 'ollama';
+  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
+  return provider;
 }

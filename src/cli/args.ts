@@ -4,9 +4,10 @@ import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
 import { UsageError } from './usageError';
-import { positiveInt, retryBackoffFromEnv, sandboxFlags } from './argValues';
+import { positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
+import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
 export { USAGE } from './usage';
 export { UsageError };
 export { parseNamedArgs, type McpListOptions, type McpLoginOptions, type McpLogoutOptions, type McpOptions, type McpPromptOptions, type McpResourceOptions } from './mcpArgs';
@@ -98,7 +99,8 @@ export interface QueryOptions extends KnowledgeCommandOptions {
   k: number;
 }
 
-export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | { command: 'help' } | { command: 'version' };
+export type CliOptions = RunOptions | SessionsOptions | IndexOptions | QueryOptions | McpOptions | DoctorOptions | { command: 'help' } | { command: 'version' };
+export type { DoctorOptions };
 
 
 export function autoApproved(mode: ApproveMode): RiskLevel[] {
@@ -176,7 +178,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   }
   if (command === 'mcp') return parseMcpCommand(rest, values, cwd);
   if (command === 'index' || command === 'query') return parseKnowledgeCommand(command, rest, values, env, cwd);
-  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index, query or mcp)');
+  if (command === 'doctor') return parseDoctorCommand(rest, values, env);
+  if (command !== 'run') throw new UsageError(command ? `unknown command "${command}"` : 'missing command (run, sessions, index, query, mcp or doctor)');
   const resume = !!values.resume;
   if (resume && (values.session === undefined || values['planner-model'] === undefined)) {
     throw new UsageError('--resume continues the planned run of a stored session: it needs --session ID and --planner-model/--executor-model');
@@ -260,11 +263,6 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
   };
 }
 
-function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {
-  const provider = value ?? 'ollama';
-  if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
-  return provider;
-}
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */

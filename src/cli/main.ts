@@ -61,6 +61,10 @@ async function main(): Promise<number> {
       const { queryCommand } = await import('./queryCommand');
       return await queryCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
+    if (options.command === 'doctor') {
+      const { doctorCommand } = await import('./doctorCommand');
+      return await doctorCommand(options, { stdout: process.stdout, stderr: process.stderr, env: process.env }, controller.signal);
+    }
     if (options.command === 'mcp') {
       const { mcpCommand } = await import('./mcpCommand');
       return await mcpCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);

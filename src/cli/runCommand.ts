@@ -24,6 +24,7 @@ import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
 import { createCliSandbox } from './cliSandbox';
+import { startingToolProtocol } from '../core/setupCheck/memory';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -155,6 +156,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   });
 
   const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
+  // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
+  const protocol = await startingToolProtocol(options.toolProtocol ?? config.agent.toolProtocol ?? 'auto', stored?.kv, provider, model);
   const session = new AgentSession({
     provider,
     model,
@@ -171,7 +174,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
     agentSettings: {
       ...config.agent,
-      ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
+      toolProtocol: protocol.setting,
       ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
     },
     ...(config.instructions && { userInstructions: config.instructions }),
@@ -212,6 +215,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       resumable = savedRunOf(run);
     }
     await stored?.beginTurn();
+    if (protocol.notice) bus.emit({ type: 'notice', message: protocol.notice });
     outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;

@@ -9,6 +9,8 @@ export const USAGE = `Usage:
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
                    [--allow-network-for PREFIX]... [--sandbox-write DIR]... "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
+  localharness doctor [--provider …] [--base-url URL] [--model NAME] [--num-ctx N] [--tool-protocol …]
+                      [--embed-model NAME] [--config FILE] [--db FILE] [--json]
   localharness sessions [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
                      [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
@@ -74,6 +76,14 @@ Workspace index (stored in the --db file; \`run\` retrieves from it when the fil
   --remove        take the PATHs out of the index instead (a folder: every indexed file under it)
   query "TEXT"    print the indexed chunks that best match TEXT, best first (--json: one object per line)
   --k             how many chunks query prints (default 5)
+
+Setup check (sends a handful of short requests to the server, said before they are sent):
+  doctor          checks the server (kind, version, models), the window it really runs, whether the model
+                  calls tools natively, as text or not at all, its speed and prompt cache, and the embedding
+                  model; prints each finding with the fix and an overall verdict (--json: one document). With
+                  --db the result is kept, and \`run --db\` starts from it (text-based tool calls for a model
+                  that failed the tool probe, a smaller window budgeted from the first request). Exit 1 when
+                  the setup is not usable
 
 MCP servers of a config file, without the agent (servers start, answer, and are stopped again):
   mcp list        each server's state (or error), tools, resources, resource templates and prompts

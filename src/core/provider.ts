@@ -91,14 +91,37 @@ export function usageOf(delta: PromptUsage): PromptUsage {
   };
 }
 
+/**
+ * How long the server says it spent on one request, where it says (Ollama `load_duration`, `prompt_eval_duration`,
+ * `eval_duration`; llama.cpp `timings.prompt_ms`, `predicted_ms`). Milliseconds.
+ */
+export interface ServerTimings {
+  loadMs?: number;
+  promptMs?: number;
+  generationMs?: number;
+}
+
 export type StreamDelta =
   | { type: 'status'; message: string }
   | { type: 'thinking'; text: string }
   | { type: 'text'; text: string }
   /** A complete tool call, after the provider accumulated its pieces. */
   | { type: 'tool_call'; call: ToolCall }
-  | ({ type: 'usage' } & PromptUsage)
+  | ({ type: 'usage'; timings?: ServerTimings } & PromptUsage)
   | { type: 'done'; finishReason: string };
+
+/** The kinds of server the OpenAI-compatible provider tells apart (by the extra endpoints each serves). */
+export type ServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'openai-compatible';
+
+/** What a server says about itself and one model right now (asked fresh, never cached). */
+export interface ServerStatus {
+  kind: ServerKind;
+  version?: string;
+  /** The model is loaded now, where the server says (Ollama `/api/ps`, LM Studio `state`). */
+  loaded?: boolean;
+  /** The context the server runs the model with now (Ollama `/api/ps`, LM Studio loaded, llama.cpp `/props`, vLLM). */
+  loadedContextLength?: number;
+}
 
 export interface ChatProvider {
   readonly id: 'ollama' | 'openai';
@@ -114,6 +137,8 @@ export interface ChatProvider {
    */
   runningContextLength?(model: string, signal: AbortSignal): Promise<number | undefined>;
   modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo>;
+  /** The server's kind and version and the model's loaded state, asked fresh (the setup check). Throws ProviderError. */
+  serverStatus?(model: string, signal: AbortSignal): Promise<ServerStatus>;
   /**
    * One embedding per input, in order (large inputs are sent in batches). Throws EmbeddingUnavailableError
    * (src/core/embeddings.ts) when the server has no such model or it cannot embed; otherwise ProviderError.

@@ -7,6 +7,8 @@ import {
   type ChatProvider,
   type ChatRequest,
   type ModelInfo,
+  type ServerStatus,
+  type ServerTimings,
   type StreamDelta,
 } from '../core/provider';
 import type { ToolCall } from '../core/messages';
@@ -130,6 +132,7 @@ export class OllamaProvider implements ChatProvider {
           finishReason = chunk.done_reason || 'stop';
           // Newer Ollama versions say how much of the prompt came from the loaded model's cache.
           const cached = (chunk as { prompt_eval_cached_count?: unknown }).prompt_eval_cached_count;
+          const timings = timingsOf(chunk);
           yield {
             type: 'usage',
             promptTokens: chunk.prompt_eval_count ?? 0,
@@ -137,6 +140,7 @@ export class OllamaProvider implements ChatProvider {
             ...(typeof cached === 'number' && cached >= 0
               ? { cachedTokens: cached }
               : { cachedTokens: estimateCached(chunk.prompt_eval_count ?? 0), cachedEstimated: true }),
+            ...(timings && { timings }),
           };
         }
       }
@@ -196,15 +200,35 @@ export class OllamaProvider implements ChatProvider {
   /** `/api/ps`: Ollama lists loaded models with the `context_length` each runs (newer servers; older ones omit it). */
   async runningContextLength(model: string, signal: AbortSignal): Promise<number | undefined> {
     try {
-      const ps = (await this.client(signal).ps()) as unknown as { models?: Array<Record<string, unknown>> };
-      const wanted = new Set([model, model.includes(':') ? model : `${model}:latest`]);
-      const entry = (ps.models ?? []).find((m) => wanted.has(String(m.name)) || wanted.has(String(m.model)));
-      const n = entry?.context_length;
-      return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+      return contextOfPsEntry(await this.psEntry(model, this.client(signal)));
     } catch (err) {
       if (signal.aborted) throw toProviderError(err, this.errorContext(signal));
       return undefined; // an old server without /api/ps is no error: the counts still tell
     }
+  }
+
+  /** `/api/version` and `/api/ps`, asked fresh. */
+  async serverStatus(model: string, signal: AbortSignal): Promise<ServerStatus> {
+    const client = this.client(signal);
+    try {
+      const { version } = await client.version();
+      const status: ServerStatus = { kind: 'ollama', ...(typeof version === 'string' && version && { version }) };
+      const entry = await this.psEntry(model, client).catch((err: unknown) => {
+        if (signal.aborted) throw err;
+        return null; // no /api/ps: loaded state unknown
+      });
+      if (entry === null) return status;
+      const running = contextOfPsEntry(entry);
+      return { ...status, loaded: entry !== undefined, ...(running !== undefined && { loadedContextLength: running }) };
+    } catch (err) {
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, undefined, false, false));
+    }
+  }
+
+  private async psEntry(model: string, client: Ollama): Promise<Record<string, unknown> | undefined> {
+    const ps = (await client.ps()) as unknown as { models?: Array<Record<string, unknown>> };
+    const wanted = new Set([model, model.includes(':') ? model : `${model}:latest`]);
+    return (ps.models ?? []).find((m) => wanted.has(String(m.name)) || wanted.has(String(m.model)));
   }
 
   private async buildBody(
@@ -276,6 +300,22 @@ export class OllamaProvider implements ChatProvider {
     }
     return undefined;
   }
+}
+
+function contextOfPsEntry(entry: Record<string, unknown> | undefined): number | undefined {
+  const n = entry?.context_length;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** The done line's durations (nanoseconds) in milliseconds; undefined when it has none. */
+function timingsOf(chunk: Record<string, unknown> | object): ServerTimings | undefined {
+  const c = chunk as Record<string, unknown>;
+  const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v / 1e6 : undefined);
+  const loadMs = ms(c.load_duration);
+  const promptMs = ms(c.prompt_eval_duration);
+  const generationMs = ms(c.eval_duration);
+  if (loadMs === undefined && promptMs === undefined && generationMs === undefined) return undefined;
+  return { ...(loadMs !== undefined && { loadMs }), ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
 }
 
 /** The num_ctx sent when none is configured: the model's maximum, capped at what most machines can hold. */

@@ -8,6 +8,8 @@ import {
   type ChatProvider,
   type ChatRequest,
   type ModelInfo,
+  type ServerStatus,
+  type ServerTimings,
   type StreamDelta,
 } from '../core/provider';
 import { EmbeddingUnavailableError } from '../core/embeddings';
@@ -33,6 +35,7 @@ import {
 } from './networkErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
+import { openaiServerStatus } from './openaiServerStatus';
 import { ThinkTagSplitter } from './thinkTagSplitter';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
 
@@ -64,8 +67,8 @@ interface StreamChunk {
     finish_reason?: string | null;
   }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
-  /** llama.cpp: `cache_n` prompt tokens reused from the slot's cache, `prompt_n` read. */
-  timings?: { cache_n?: number; prompt_n?: number } | null;
+  /** llama.cpp: `cache_n` prompt tokens reused from the slot's cache, `prompt_n` read, and how long each part took. */
+  timings?: { cache_n?: number; prompt_n?: number; prompt_ms?: number; predicted_ms?: number } | null;
 }
 
 const START_HINT =
@@ -165,11 +168,13 @@ export class OpenAICompatibleProvider implements ChatProvider {
         }
         if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
           const cached = reusedTokens(chunk);
+          const timings = serverTimings(chunk);
           yield {
             type: 'usage',
             promptTokens: chunk.usage.prompt_tokens,
             completionTokens: chunk.usage.completion_tokens ?? 0,
             ...(cached !== undefined ? { cachedTokens: cached } : { cachedTokens: estimateCached(chunk.usage.prompt_tokens), cachedEstimated: true }),
+            ...(timings && { timings }),
           };
         }
       }
@@ -217,6 +222,15 @@ export class OpenAICompatibleProvider implements ChatProvider {
         const unavailable = embeddingUnavailable(model, err.status, serverErrorText(err), this.label, pullHint, err);
         if (unavailable) throw unavailable;
       }
+      throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
+    }
+  }
+
+  /** Which server this is (LM Studio, llama.cpp, vLLM, or another) and the model's loaded context, asked fresh. */
+  async serverStatus(model: string, signal: AbortSignal): Promise<ServerStatus> {
+    try {
+      return await openaiServerStatus(this.fetchFn, serverRoot(this.baseUrl), model, () => this.listModels(signal), signal);
+    } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
     }
   }
@@ -327,4 +341,14 @@ function reusedTokens(chunk: StreamChunk): number | undefined {
   if (typeof details === 'number' && details >= 0) return details;
   const fromTimings = chunk.timings?.cache_n;
   return typeof fromTimings === 'number' && fromTimings >= 0 ? fromTimings : undefined;
+}
+
+/** llama.cpp's own timings of the request (LM Studio and vLLM send none). */
+function serverTimings(chunk: StreamChunk): ServerTimings | undefined {
+  const t = chunk.timings;
+  const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const promptMs = ms(t?.prompt_ms);
+  const generationMs = ms(t?.predicted_ms);
+  if (promptMs === undefined && generationMs === undefined) return undefined;
+  return { ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
 }

@@ -63,7 +63,7 @@ export async function llamaCppLoadedContext(fetchFn: typeof fetch, root: string,
 }
 
 /** GET returning parsed JSON, or undefined for any non-2xx or non-JSON answer. Network errors propagate. */
-async function getJson(fetchFn: typeof fetch, url: string, signal: AbortSignal): Promise<unknown> {
+export async function getJson(fetchFn: typeof fetch, url: string, signal: AbortSignal): Promise<unknown> {
   const response = await fetchFn(url, { signal, headers: { accept: 'application/json' } });
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -76,13 +76,13 @@ async function getJson(fetchFn: typeof fetch, url: string, signal: AbortSignal):
   }
 }
 
-function listOf(body: unknown): ModelListEntry[] | undefined {
+export function listOf(body: unknown): ModelListEntry[] | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const data = (body as { data?: unknown }).data;
   if (!Array.isArray(data)) return undefined;
   return data.filter((m): m is ModelListEntry => !!m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string');
 }
 
-function positive(value: unknown): number | undefined {
+export function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }

@@ -48,6 +48,14 @@ export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 export const SessionActionSchema = z.enum(['open', 'rename', 'delete', 'exportMarkdown', 'exportJson']);
 export type SessionAction = z.infer<typeof SessionActionSchema>;
 
+/** What the setup check said about one model, for a mark and a tooltip in the model picker. */
+export const ModelCheckSchema = z.object({
+  model: z.string().check(z.maxLength(500)),
+  verdict: z.enum(['ready', 'limited', 'unusable']),
+  summary: z.string().check(z.maxLength(5000)),
+});
+export type ModelCheck = z.infer<typeof ModelCheckSchema>;
+
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
   /**
    * The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. A long
@@ -69,6 +77,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     selected: z.nullable(z.string().check(z.maxLength(500))),
     /** Why the list is empty, in plain words (server down, nothing pulled). */
     error: z.optional(z.string().check(z.maxLength(5000))),
+    /** The setup check's verdict on the listed models it looked at. */
+    checks: z.optional(z.array(ModelCheckSchema).check(z.maxLength(5000))),
   }),
   /** "What the model knows". `reveal` opens the panel (the command); otherwise it refreshes an open one. */
   z.object({ type: z.literal('hotContext'), view: HotContextViewSchema, reveal: z.optional(z.boolean()) }),
@@ -99,7 +109,7 @@ export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 // ---- webview -> host ----
 
 /** Commands the panel may ask the host to run; the host maps them to `localharness.*` command ids. */
-export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession', 'attachMcpResource']);
+export const PanelCommandSchema = z.enum(['openSettings', 'showLogs', 'selectModel', 'manageApprovalRules', 'resumeSession', 'attachMcpResource', 'checkSetup']);
 export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [

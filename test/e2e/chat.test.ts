@@ -1,11 +1,14 @@
 // The chat panel in a real VS Code: opening it, streaming with thinking, native approval dialogs
-// (approve an edit, deny a command) and hostile model output. One code-server for the whole file.
+// (approve an edit, deny a command) and hostile model output; the setup check's findings and the model picker's
+// verdict. One code-server for the whole file.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { shownText, waitUntil } from '../helpers/e2e/chatPanel';
-import type { ChatBody } from '../helpers/fakeLlm';
+import type { Frame } from 'playwright-core';
+import type { ChatBody, Script, ScriptedReply } from '../helpers/fakeLlm';
+import { setupProbeModel } from '../helpers/weakModels';
 import { markerScript, toolResults } from '../helpers/e2e/markerScript';
 import { E2ESession } from '../helpers/e2e/session';
 
@@ -47,7 +50,7 @@ const HOSTILE_OUTPUT = [
 
 const ORIGINAL_GREETING = "export const greeting = 'hello';\n";
 
-const script = markerScript({
+const routes = markerScript({
   '[[stream]]': [
     { thinking: 'The user wants an overview. Let me think about the layers first.', text: STREAMED_ANSWER, chunkSize: 3, chunkDelayMs: 25 },
   ],
@@ -69,7 +72,10 @@ const script = markerScript({
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/draft.ts' } }, { name: 'read_file', arguments: { path: 'README.md' } }] },
     { text: 'I read both files.' },
   ],
-});
+}) as (body: ChatBody, index: number) => ScriptedReply | undefined;
+/** The setup check's requests carry no marker: a model that calls tools natively answers them. */
+const probe = setupProbeModel({ native: 'native', text: 'follows' });
+const script: Script = (body, index) => routes(body, index) ?? probe(body);
 
 const SAVED_DRAFT = 'export const draft = 1; // saved\n';
 
@@ -306,8 +312,70 @@ describe('chat panel', { timeout: 120_000 }, () => {
     });
   });
 
+  test('Check Model Setup says what it sends, shows the findings in a tab, and the model picker shows the verdict', async () => {
+    await session.step('setup check', async () => {
+      const { workbench, llm } = session;
+      const sentBefore = llm.log.length;
+      await workbench.runCommand('Local Harness: Check Model Setup');
+      const dialog = await workbench.waitForDialog();
+      assert.equal(dialog.message, `Check qwen3:8b on ${llm.origin}?`);
+      assert.match(dialog.detail, /sends a handful of short requests/);
+      assert.match(dialog.detail, /tool probes to qwen3:8b/);
+      assert.ok(dialog.buttons.includes('Run Check'), dialog.buttons.join(' | '));
+      assert.equal(llm.log.length, sentBefore, 'nothing is sent before the user agrees');
+      await session.screenshot('10-setup-confirm');
+      await workbench.answerDialog('Run Check');
+
+      const page = await waitForSetupPage(workbench.page);
+      assert.equal((await page.locator('h1').innerText()).trim(), 'Ready');
+      const rows = page.locator('tr.finding');
+      assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-finding'))), ['server', 'window', 'tools', 'speed', 'cache', 'embedding']);
+      assert.match(await page.locator('tr[data-finding="tools"]').innerText(), /qwen3:8b calls tools natively/);
+      assert.match(await page.locator('tr[data-finding="cache"]').innerText(), /Works: the server reused/);
+      assert.match(await page.locator('tr[data-finding="server"]').innerText(), /Ollama 0\.12\.6/);
+      const probes = llm.requests.filter((r) => JSON.stringify(r.messages).includes('first line of the file hello.txt'));
+      assert.equal(probes.length, 1, 'one tool probe');
+      await session.screenshot('11-setup-findings');
+      // One webview of ours at a time keeps the chat panel's locators unambiguous.
+      const tab = workbench.page.locator('.tabs-container .tab').filter({ hasText: 'Model Setup: qwen3:8b' });
+      await tab.hover();
+      await tab.getByRole('button', { name: /^Close/ }).first().click();
+      await tab.waitFor({ state: 'hidden', timeout: 10_000 });
+      // The chat's own model picker marks the model too, with the verdict as its tooltip.
+      const picker = session.chat.modelPicker;
+      await waitUntil(async () => (await picker.locator('option').allInnerTexts()).includes('qwen3:8b ✓'), 15_000, 'the mark in the chat model picker');
+      assert.equal(await picker.inputValue(), 'qwen3:8b');
+      assert.match((await picker.getAttribute('title')) ?? '', /^Setup check: Ready: qwen3:8b on Ollama/);
+
+      await workbench.runCommand('Local Harness: Select Model', { opensInput: true });
+      await workbench.waitForQuickPick('Local Harness: Select Model');
+      const row = workbench.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'qwen3:8b' }).first();
+      await waitUntil(async () => /ready/.test(await row.innerText().catch(() => '')), 15_000, 'the verdict in the picker');
+      assert.match(await row.innerText(), /current ·\s*ready/);
+      await row.hover();
+      // The row's button carries the verdict's icon and the tooltip.
+      const button = row.locator('.quick-input-list-entry-action-bar .action-label.codicon-pass');
+      const tooltip = (await button.getAttribute('aria-label')) ?? '';
+      assert.match(tooltip, /^Setup check just now: Ready: qwen3:8b on Ollama calls tools natively/);
+      await session.screenshot('12-picker-verdict');
+      await workbench.page.keyboard.press('Escape');
+    });
+  });
+
   test('the extension host logged no errors from Local Harness', () => {
     const errors = session.extensionHostErrors();
     assert.deepEqual(errors, [], `errors in the extension host log:\n${errors.slice(0, 3).join('\n\n')}`);
   });
 });
+
+/** The setup check's tab: the webview frame whose page has the findings table. */
+async function waitForSetupPage(page: import('playwright-core').Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if ((await frame.locator('table.findings').count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error('the setup check tab did not show its findings');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -260,7 +260,7 @@ function cutWarning(sample: PromptSample, window: number, providerId: string, ce
   return head + action + fixFor(providerId, ceiling ?? sample.reported, window);
 }
 
-function fixFor(providerId: string, runs: number, asked: number): string {
+export function fixFor(providerId: string, runs: number, asked: number): string {
   return providerId === 'ollama'
     ? `Fix: make Ollama run the window you ask for (num_ctx ${fmt(asked)}: set OLLAMA_CONTEXT_LENGTH=${asked} for \`ollama serve\`, or PARAMETER num_ctx ${asked} in a Modelfile), or set the context size (localharness.contextSize, CLI --num-ctx) to ${runs} so both sides agree.`
     : `Fix: reload the model with a larger context length (LM Studio: "Context Length" when loading; llama.cpp: --ctx-size; vLLM: --max-model-len), or set the context size (localharness.contextSize, CLI --num-ctx) to ${runs}, what the server really runs.`;

@@ -19,6 +19,7 @@ import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 import type { HarnessSettings } from '../settings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
+import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
 import { createToolPreFilter } from '../../indexing/toolPreFilter';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './promptBuilder';
 
@@ -58,6 +59,8 @@ export interface EditorSessionInput {
   knowledge?: SessionKnowledge;
   /** Planner and executor (issue 11): each turn of this session is planned, executed step by step, synthesized. */
   orchestrator?: OrchestratorOptions;
+  /** The tool protocol to start in, when the setup check decided it (a model that failed the tool probe: xml). */
+  toolProtocol?: ToolProtocolSetting;
 }
 
 /**
@@ -90,7 +93,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     extraParts: restrictionParts(input.access),
     maxRounds: settings.maxRounds,
     think: settings.think,
-    agentSettings: editorAgentSettings(settings.agent),
+    agentSettings: editorAgentSettings(input.toolProtocol ? { ...settings.agent, toolProtocol: input.toolProtocol } : settings.agent),
     ...(settings.fallbackModels.length && { fallbacks: settings.fallbackModels.map((model) => ({ provider: input.provider, model })) }),
     ...(settings.instructions && { userInstructions: settings.instructions }),
     ...(allowedRisks && { allowedRisks }),

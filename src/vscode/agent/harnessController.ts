@@ -41,6 +41,7 @@ import { compactAttachedMessage, splitAttachedMessage } from '../../shared/attac
 import { untilAborted } from '../../core/abortable';
 import type { SavedRun } from '../../core/orchestrator';
 import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
+import type { SetupCheckMemory } from '../setupCheck/setupCheckMemory';
 
 /** What the single-model loop is told when it finishes a planned run that cannot be resumed as planned. */
 const RESUME_PLAN_TEXT = 'A planned run of this request stopped before it finished. The tool calls above already ran: check their results and do only what is left.';
@@ -72,6 +73,8 @@ export interface HarnessControllerDeps {
   knowledge?: SessionKnowledge;
   /** Reads an MCP resource chip when the message is sent (absent: such chips attach a note instead). */
   readResource?: ResourceReader;
+  /** Setup check results: the tool protocol a session starts in (src/vscode/setupCheck). */
+  setupChecks?: Pick<SetupCheckMemory, 'startingProtocol' | 'verdicts'>;
 }
 
 export const RESTRICTED_NOTICE =
@@ -249,7 +252,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
       const models = infos.map((m) => m.name);
       const problem = modelListProblem(settings, models);
       if (selected && !problem) void this.refreshContextLimit(settings, selected, signal);
-      return { models, selected, ...(problem !== undefined && { error: problem }) };
+      const checks = this.deps.setupChecks ? await this.deps.setupChecks.verdicts(await this.models.provider(settings), models) : [];
+      return { models, selected, ...(problem !== undefined && { error: problem }), ...(checks.length > 0 && { checks }) };
     } catch (err) {
       if (signal.aborted) return { models: [], selected };
       return { models: [], selected, error: errorMessage(err) };
@@ -405,7 +409,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     const recording = await this.deps.sessions?.forTurn(splitAttachedMessage(text)?.text ?? text, { model, provider: settings.provider });
     const planned = chooseOrchestrator(settings, model, this.plannedTurn);
     if (planned.kind === 'unavailable' && this.plannedTurn) store.notice(planned.reason);
-    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null, orchestratorKey(planned)]);
+    const protocol = await this.deps.setupChecks?.startingProtocol(settings.agent.toolProtocol ?? 'auto', provider, model);
+    const key = JSON.stringify([settings.provider, serverUrl(settings), model, settings.think, settings.contextSize, settings.maxRounds, settings.keepAlive, settings.firstByteTimeoutMs, settings.maxOfferedTools, settings.embeddingModel, access, folders, recording?.id ?? null, orchestratorKey(planned), protocol?.setting]);
     if (this.agent?.key !== key) {
       const orchestrator = planned.kind === 'on' ? await orchestratorOptions(planned.choice, (s) => this.models.provider(s)) : undefined;
       if (orchestrator) this.deps.log.info(`planned turns: planner ${orchestrator.planner.model} at ${orchestrator.planner.provider.baseUrl}, executor ${orchestrator.executor.model} at ${orchestrator.executor.provider.baseUrl}`);
@@ -438,7 +443,9 @@ export class HarnessController implements ChatController, vscode.Disposable {
         ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
         ...(this.restoredState && { initialState: this.restoredState }),
         ...(orchestrator && { orchestrator }),
+        ...(protocol && { toolProtocol: protocol.setting }),
       });
+      if (protocol?.notice) store.notice(protocol.notice);
       this.restoredState = undefined;
       if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');
       this.agent = { key, session };

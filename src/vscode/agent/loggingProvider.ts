@@ -25,9 +25,11 @@ export class LoggingProvider implements ChatProvider {
     // Optional server features pass straight through.
     if (inner.runningContextLength) this.runningContextLength = (model, signal) => inner.runningContextLength!(model, signal);
     if (inner.embed) this.embed = (model, input, signal) => inner.embed!(model, input, signal);
+    if (inner.serverStatus) this.serverStatus = (model, signal) => inner.serverStatus!(model, signal);
   }
 
   readonly runningContextLength?: ChatProvider['runningContextLength'];
+  readonly serverStatus?: ChatProvider['serverStatus'];
   readonly embed?: ChatProvider['embed'];
 
   async *chat(request: ChatRequest): AsyncIterable<StreamDelta> {

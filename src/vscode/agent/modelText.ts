@@ -1,16 +1,13 @@
 // Plain-words messages about the server and its models, with the next step to take. Pure (unit-tested).
 import type { HarnessSettings } from '../settings';
 import { serverUrl } from '../settings';
+import { sameModel } from '../../core/modelNames';
 
 export function serverName(settings: HarnessSettings): string {
   return settings.provider === 'ollama' ? 'Ollama server' : 'OpenAI-compatible server';
 }
 
-/** Ollama treats "qwen3" and "qwen3:latest" as the same model. */
-export function sameModel(a: string, b: string): boolean {
-  const norm = (s: string) => s.trim().replace(/:latest$/, '');
-  return norm(a) === norm(b);
-}
+export { sameModel };
 
 /** Why the list is not usable as it is, or undefined when all is well. */
 export function modelListProblem(settings: HarnessSettings, models: readonly string[]): string | undefined {

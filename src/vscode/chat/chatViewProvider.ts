@@ -17,6 +17,7 @@ const PANEL_COMMANDS: Record<PanelCommand, string> = {
   manageApprovalRules: 'localharness.manageApprovalRules',
   resumeSession: 'localharness.resumeSession',
   attachMcpResource: 'localharness.attachMcpResource',
+  checkSetup: 'localharness.checkSetup',
 };
 
 /** What the MCP servers offer the message box (prompts as slash commands, resources for the "@" button). */
@@ -130,7 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     if (request.signal.aborted) return;
     this.lastModels = list;
-    void this.bridge.post({ type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }) });
+    void this.bridge.post(modelsMessage(list));
   }
 
   dispose(): void {
@@ -153,7 +154,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // The bridge already sent the snapshot; the model list may be slow, so show the cached one first.
         if (this.lastModels) {
           const m = this.lastModels;
-          void this.bridge.post({ type: 'models', models: m.models, selected: m.selected, ...(m.error !== undefined && { error: m.error }) });
+          void this.bridge.post(modelsMessage(m));
         }
         for (const deferred of this.deferred.values()) {
           // The hot context may have moved on while the view loaded: send the current one.
@@ -252,4 +253,8 @@ function describeIntent(msg: WebviewToHost): string {
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+function modelsMessage(list: ModelList): HostToWebview {
+  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }) };
 }

@@ -1,6 +1,6 @@
 // What the chat view asks of the rest of the extension. The "extension" side implements it by wiring the core
 // agent; the view never runs the agent loop itself (it must survive the panel being hidden or reloaded).
-import type { HotContextView } from '../../shared/protocol';
+import type { HotContextView, ModelCheck } from '../../shared/protocol';
 
 export interface ModelList {
   models: string[];
@@ -8,6 +8,8 @@ export interface ModelList {
   selected: string | null;
   /** Why the list is empty or stale, in plain words with the next step ("Is Ollama running at …?"). */
   error?: string;
+  /** The setup check's verdicts on listed models (a mark and a tooltip in the picker). */
+  checks?: ModelCheck[];
 }
 
 /** Unsubscribe function returned by the optional change hooks. */

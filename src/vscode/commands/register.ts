@@ -11,6 +11,7 @@ import type { ServerChoiceStore } from '../serverConsent';
 import { originOf } from '../serverSettings';
 import { selectModelCommand } from './selectModel';
 import { runWithPlanner } from '../orchestrator/runWithPlannerCommand';
+import { checkModelSetup, pickerSetup, type SetupCheckDeps } from '../setupCheck/setupCheckCommand';
 
 export interface CommandDeps {
   controller: HarnessController;
@@ -21,6 +22,8 @@ export interface CommandDeps {
   log: Logger;
   channel: vscode.LogOutputChannel;
   extensionId: string;
+  /** The setup check (Check Model Setup, the picker's marks). */
+  setup?: SetupCheckDeps;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -35,7 +38,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await focusChat();
     },
     'localharness.stop': () => controller.stop(),
-    'localharness.selectModel': () => selectModelCommand(controller, log),
+    'localharness.selectModel': () => selectModelCommand(controller, log, deps.setup && pickerSetup(deps.setup)),
+    'localharness.checkSetup': (model) => (deps.setup ? checkModelSetup(deps.setup, model) : undefined),
     'localharness.showLogs': () => deps.channel.show(true),
     'localharness.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
     'localharness.focusChat': focusChat,

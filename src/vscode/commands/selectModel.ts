@@ -1,15 +1,30 @@
 // "Local Harness: Select Model": a QuickPick filled from the server's model list; the choice is stored in
-// `localharness.model`.
+// `localharness.model`. A model the setup check looked at carries its verdict (a mark, and a tooltip on its button).
 import * as vscode from 'vscode';
 import type { HarnessController } from '../agent/harnessController';
 import { modelDetail, sameModel } from '../agent/modelText';
 import { errorMessage, type Logger } from '../log/logger';
+import type { SetupReport } from '../../core/setupCheck/report';
+import { setupMark } from '../setupCheck/setupMarks';
 
 interface ModelItem extends vscode.QuickPickItem {
   model: string;
+  /** The setup check has findings for this model. */
+  checked?: boolean;
 }
 
-export async function selectModelCommand(controller: HarnessController, log: Logger): Promise<void> {
+/** The setup check as the picker offers it. */
+export interface PickerSetup {
+  report(server: { id: 'ollama' | 'openai'; baseUrl: string }, model: string): Promise<SetupReport | undefined>;
+  /** Runs the check of `model` (asking first). */
+  check(model: string | undefined): Promise<unknown>;
+  /** The stored findings of `model`. */
+  show(model: string): Promise<unknown>;
+}
+
+const CHECK_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('checklist'), tooltip: 'Check Model Setup' };
+
+export async function selectModelCommand(controller: HarnessController, log: Logger, setup?: PickerSetup): Promise<void> {
   // Listing models is a request: a model server the workspace names is asked about first.
   const { settings } = await controller.settingsForRequest();
   const pick = vscode.window.createQuickPick<ModelItem>();
@@ -18,6 +33,7 @@ export async function selectModelCommand(controller: HarnessController, log: Log
   pick.placeholder = `Loading models from ${settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl}…`;
   pick.busy = true;
   pick.matchOnDetail = true;
+  if (setup) pick.buttons = [CHECK_BUTTON];
   pick.onDidHide(() => {
     abort.abort();
     pick.dispose();
@@ -47,25 +63,43 @@ export async function selectModelCommand(controller: HarnessController, log: Log
     );
     return;
   }
-  pick.items = infos.map((info) => {
-    const current = settings.model !== '' && sameModel(info.name, settings.model);
-    const detail = modelDetail(info);
-    return {
-      label: current ? `$(check) ${info.name}` : info.name,
-      model: info.name,
-      ...(current && { description: 'current' }),
-      ...(detail && { detail }),
-    };
-  });
-  const currentItem = pick.items.find((i) => i.description === 'current');
+  const server = setup ? await controller.models.provider(settings) : undefined;
+  const now = Date.now();
+  pick.items = await Promise.all(
+    infos.map(async (info) => {
+      const current = settings.model !== '' && sameModel(info.name, settings.model);
+      const detail = modelDetail(info);
+      const report = server && setup ? await setup.report(server, info.name) : undefined;
+      const mark = server && setup ? setupMark(report, now) : undefined;
+      const description = [current ? 'current' : '', mark?.text ? `$(${mark.icon}) ${mark.text}` : ''].filter(Boolean).join(' · ');
+      return {
+        label: current ? `$(check) ${info.name}` : info.name,
+        model: info.name,
+        ...(report && { checked: true }),
+        ...(description && { description }),
+        ...(detail && { detail }),
+        ...(mark && { buttons: [{ iconPath: new vscode.ThemeIcon(mark.icon), tooltip: mark.tooltip }] }),
+      };
+    }),
+  );
+  const currentItem = pick.items.find((i) => i.description?.startsWith('current'));
   if (currentItem) pick.activeItems = [currentItem];
   pick.placeholder = 'Choose the model for the next messages';
   pick.busy = false;
 
-  const chosen = await new Promise<ModelItem | undefined>((resolve) => {
+  const chosen = await new Promise<ModelItem | { check: ModelItem | undefined; show: boolean } | undefined>((resolve) => {
     pick.onDidAccept(() => resolve(pick.selectedItems[0]));
     pick.onDidHide(() => resolve(undefined));
+    // The title bar button checks the highlighted model; a row's own button shows its findings (or checks it).
+    pick.onDidTriggerButton(() => resolve({ check: pick.activeItems[0], show: false }));
+    pick.onDidTriggerItemButton((e) => resolve({ check: e.item, show: e.item.checked === true }));
   });
   pick.hide();
-  if (chosen) await controller.selectModel(chosen.model);
+  if (!chosen) return;
+  if ('check' in chosen) {
+    if (chosen.show && chosen.check) await setup?.show(chosen.check.model);
+    else await setup?.check(chosen.check?.model);
+    return;
+  }
+  await controller.selectModel(chosen.model);
 }

@@ -8,6 +8,7 @@ import { CheckpointingFileSystem, undoLastEdit } from '../../core/checkpoints/ch
 import type { ChatMessage } from '../../core/messages';
 import type { FileSystemPort } from '../../core/ports';
 import type { ContextState } from '../../core/compression/view';
+import type { KeyValuePort } from '../../core/context/calibration';
 import { PersistenceError, describeError } from '../../persistence/errors';
 import type { SessionMeta, SessionRecorder } from '../../persistence/sessionRecorder';
 import type { SessionStore, SessionStoreOptions } from '../../persistence/sessionStore';
@@ -125,6 +126,22 @@ export class EditorSessionService {
   /** The current session's planned run that stopped before it finished, if any (for Resume). */
   unfinishedRun(): PlanRun | undefined {
     return this.recorder ? unfinishedRun(this.recorder.planRuns) : undefined;
+  }
+
+  /**
+   * The database's key/value table, where recorded sessions keep per-model memories (calibration, the window the
+   * server really runs); undefined when this window cannot write it.
+   */
+  async kv(): Promise<KeyValuePort | undefined> {
+    const store = await this.store();
+    if (!store || this.readOnlyMode) return undefined;
+    return {
+      get: async (key) => {
+        const v = await store.getKv(key);
+        return typeof v === 'string' ? v : undefined;
+      },
+      set: (key, value) => store.setKv(key, value),
+    };
   }
 
   async list(): Promise<SessionInfo[]> {

@@ -22,10 +22,10 @@
  * The script may also be one function `(request, index) => ScriptedReply | undefined`.
  * When the script runs out the server answers HTTP 500 naming the script, so a test fails loudly.
  *
- * startFakeOpenAIServer(script, {name?, models?, lmStudioApi?, llamaCppContext?}) answers like
+ * startFakeOpenAIServer(script, {name?, models?, lmStudioApi?, llamaCppContext?, llamaCppBuild?, vllmVersion?}) answers like
  * llama.cpp's llama-server (SSE chunks as in test/fixtures/wire/openai-compatible/): `/v1/chat/completions`
  * (stream and non-stream; the `choices: []` usage chunk only when `stream_options.include_usage`),
- * `/v1/models`, LM Studio's `/api/v0/models`, and optionally llama.cpp's `/props`.
+ * `/v1/models`, LM Studio's `/api/v0/models`, and optionally llama.cpp's `/props` or vLLM's `/version`.
  *
  * startFakeOllamaServer(script, {name?, models?: [{name, contextLength, capabilities}], runningContext?}) answers like
  * Ollama: `/api/chat` NDJSON (tool calls whole, object arguments), `/api/tags`, `/api/show`

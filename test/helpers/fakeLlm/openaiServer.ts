@@ -33,6 +33,10 @@ export interface FakeOpenAIOptions {
   lmStudioApi?: boolean;
   /** Serve llama-server's `/props` with this `n_ctx` (default: 404). */
   llamaCppContext?: number;
+  /** llama-server's `build_info` in `/props`. */
+  llamaCppBuild?: string;
+  /** Answer like vLLM: `/version` with this version, and `max_model_len` (the loaded context) in `/v1/models`. */
+  vllmVersion?: string;
   /**
    * `/v1/embeddings`: the models that can embed. Absent: every name can. Others: a model in `models`
    * answers 400 "is not an embedding model", anything else 404 "not found". `[]`: no embedding model at all.
@@ -90,7 +94,13 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
     if (method === 'GET' && path === '/v1/models') {
       reply.json(200, {
         object: 'list',
-        data: models.map((m) => ({ id: m.id, object: 'model', created: 1795653552, owned_by: 'organization_owner' })),
+        data: models.map((m) => ({
+          id: m.id,
+          object: 'model',
+          created: 1795653552,
+          owned_by: options.vllmVersion ? 'vllm' : 'organization_owner',
+          ...(options.vllmVersion && m.loadedContextLength && { root: m.id, max_model_len: m.loadedContextLength }),
+        })),
       });
       return;
     }
@@ -103,7 +113,12 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         default_generation_settings: { n_ctx: options.llamaCppContext, temperature: 0.8 },
         total_slots: options.promptCache?.slots ?? 1,
         model_path: `/models/${models[0]?.id ?? 'tiny'}.gguf`,
+        ...(options.llamaCppBuild && { build_info: options.llamaCppBuild }),
       });
+      return;
+    }
+    if (method === 'GET' && path === '/version' && options.vllmVersion) {
+      reply.json(200, { version: options.vllmVersion });
       return;
     }
     reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });

@@ -18,6 +18,8 @@
  *   or prose / empty replies).
  * chatModel() answers "What kind of document is note-NN.txt?" (chatQuestion(n)) from a visible read
  *   result, else reads first. emptyUntilNoTools() replies empty while tools are offered.
+ * setupProbeModel({native: 'native' | 'json-text' | 'none', text: 'follows' | 'ignores'}) answers the setup
+ *   check's requests (the read_file probe natively or in text, the two counting requests); undefined otherwise.
  * TruncatingWindow(window).script(agent, compressor): a server running `window` tokens whatever it is asked:
  *   drops the oldest messages silently, reports what it kept, records every request.
  */
@@ -29,3 +31,4 @@ export { chatModel, chatQuestion, chatAnswer, emptyUntilNoTools } from './chatMo
 export { TruncatingWindow, fitWindow, type WindowRecord, type ReplyFn } from './truncatingWindow';
 export { readRequest, looksFailed, type RequestView, type SeenCall, type SeenMessage, type SeenResult, type OfferedTool } from './requestView';
 export { indexingModel, isIndexingRequest, readIndexingPrompt, type IndexingBehaviour, type IndexingModelOptions, type IndexingPrompt, type PromptChunk } from './indexingModel';
+export { setupProbeModel, type NativeHabit, type TextHabit, type ProbeModelOptions } from './probeModels';

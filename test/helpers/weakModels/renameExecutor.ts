@@ -1,6 +1,6 @@
 // The executor model of the coarse-plan tests: a small tool-calling model that sees one step's prompt ("Step i of
 // n: <goal>", the results it depends on) and its own exchange, nothing else, and does what the goal's verb says on
-// the 12-note rename task (test/integration/contextWindow/fileTask.ts). A pure function of the request:
+// the 12-note rename task (test/helpers/tasks/fileTask.ts). A pure function of the request:
 //   "List …"      list the folder, then say how many notes it saw.
 //   "… rename …"  every note it can see that is not renamed yet: read it, move it to <kind>-NN.txt; then say so.
 //   "Confirm …"   list the folder; leftovers → "Still to rename: …"; told the step is not done → rename them.

@@ -1,4 +1,4 @@
-// The 12-note rename task's model (see test/integration/contextWindow/fileTask.ts for the task): a pure
+// The 12-note rename task's model (see test/helpers/tasks/fileTask.ts for the task): a pure
 // function of each request. It lists the folder, reads each note it knows of that is not done yet, renames
 // it after the kind it read, and calls task_completion when every note it can see is done. It forgets the
 // task when the task is no longer in the request, and believes (or not) a listing that was cut.

@@ -3,7 +3,7 @@
 // refused; the oldest non-system messages are dropped until the rest fits, the model answers what is left
 // (so a pure scripted model sees the cut request), and the reply reports the tokens it kept as
 // `prompt_eval_count` / `usage.prompt_tokens`. Tokens are the conservative chars/3.5 proxy of
-// test/integration/contextWindow/windowedServer.ts. Every request is recorded.
+// test/helpers/fakeLlm/windowedScript.ts. Every request is recorded.
 //   cut 'tokens' (default): Ollama's runner keeps the start (the system prompt) and cuts tokens after it, so
 //     the newest part of the last dropped message stays and the count is the window, give or take a token.
 //   cut 'messages': whole messages only, as Ollama's chat template step does when num_ctx itself is small;

@@ -50,7 +50,8 @@ describe('OllamaProvider streaming', () => {
     assert.equal(textOf(deltas), 'Hello there, friend.');
     assert.ok(ofType(deltas, 'text').length >= 6);
     // A first request: nothing in the loaded model's cache yet (prompt_eval_cached_count 0).
-    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 26, completionTokens: 7, cachedTokens: 0 }]);
+    // The done line's durations (ns) in ms: the fake's fixed load_duration, and no wait set for prompt or reply.
+    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 26, completionTokens: 7, cachedTokens: 0, timings: { loadMs: 1.334875, promptMs: 0.01, generationMs: 0.01 } }]);
     assert.deepEqual(deltas.at(-1), { type: 'done', finishReason: 'stop' });
     assert.equal(server.requests[0]!.stream, true);
   });

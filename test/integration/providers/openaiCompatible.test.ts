@@ -35,7 +35,8 @@ describe('OpenAICompatibleProvider streaming', () => {
     assert.equal(textOf(deltas), 'Once upon a time, a cat.');
     assert.ok(ofType(deltas, 'text').length >= 8, 'the text streamed in several pieces');
     // A first request: nothing in the server's cache yet, and it says so (usage.prompt_tokens_details).
-    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 17, completionTokens: 9, cachedTokens: 0 }]);
+    // llama.cpp's timings (prompt_ms, predicted_ms) come along as the server's own durations.
+    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 17, completionTokens: 9, cachedTokens: 0, timings: { promptMs: 0.01, generationMs: 0.01 } }]);
     assert.deepEqual(deltas.at(-1), { type: 'done', finishReason: 'stop' });
     const body = server.requests[0]!;
     assert.equal(body.stream, true);

@@ -18,7 +18,7 @@ interface Expected {
   thinking: string;
   calls: Array<{ id: string; name: string; arguments: string }>;
   finishReason?: string;
-  usage?: { prompt: number; completion: number; cached?: number };
+  usage?: { prompt: number; completion: number; cached?: number; timings?: { promptMs?: number; generationMs?: number } };
   error?: string;
 }
 
@@ -33,6 +33,8 @@ function expectedFrom(transcript: Transcript): Expected {
     if (data.error) out.error = data.error.message;
     // The recorded llama.cpp reports the reused part of the prompt twice: usage details and timings.cache_n.
     if (data.usage) out.usage = { prompt: data.usage.prompt_tokens, completion: data.usage.completion_tokens, cached: data.usage.prompt_tokens_details?.cached_tokens ?? data.timings?.cache_n };
+    // And how long it took: prompt_ms reading the prompt, predicted_ms writing the reply.
+    if (data.usage && data.timings) out.usage!.timings = { promptMs: data.timings.prompt_ms, generationMs: data.timings.predicted_ms };
     for (const choice of data.choices ?? []) {
       const d = choice.delta ?? {};
       if (d.content) out.text += d.content;
@@ -87,7 +89,13 @@ function assertMatches(deltas: StreamDelta[], expected: Expected): void {
   if (expected.usage) {
     const cached = expected.usage.cached;
     assert.deepEqual(usage, [
-      { type: 'usage', promptTokens: expected.usage.prompt, completionTokens: expected.usage.completion, ...(cached !== undefined && { cachedTokens: cached }) },
+      {
+        type: 'usage',
+        promptTokens: expected.usage.prompt,
+        completionTokens: expected.usage.completion,
+        ...(cached !== undefined && { cachedTokens: cached }),
+        ...(expected.usage.timings && { timings: expected.usage.timings }),
+      },
     ]);
   } else {
     assert.deepEqual(usage, []);
@@ -158,7 +166,11 @@ describe('recorded llama.cpp transcripts', () => {
     const { provider, transcript } = await replay('qwq-reasoning.usage_stream.txt');
     const deltas = await collect(provider.chat(requestFrom(transcript)));
     assert.ok(thinkingOf(deltas).startsWith('\nHe had a big b'));
-    assert.deepEqual(ofType(deltas, 'usage'), [{ type: 'usage', promptTokens: 49, completionTokens: 80, cachedTokens: 15 }], 'the server’s own cached count');
+    assert.deepEqual(
+      ofType(deltas, 'usage'),
+      [{ type: 'usage', promptTokens: 49, completionTokens: 80, cachedTokens: 15, timings: { promptMs: 3.072, generationMs: 29.158 } }],
+      'the server’s own cached count and durations',
+    );
     assert.deepEqual(deltas.at(-1), { type: 'done', finishReason: 'length' });
   });
 

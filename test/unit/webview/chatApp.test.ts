@@ -421,3 +421,31 @@ test('New chat (reset) clears the list and shows the empty state', () => {
   assert.equal(m.qa('.item-group > *').length, 0);
   assert.equal(m.q('.empty-state').hidden, false);
 });
+
+test('the empty chat offers the setup check; the button asks the host to run it', () => {
+  const m = mountApp();
+  m.deliver({ type: 'snapshot', seq: 1, state: snapshotOf([]) });
+  const button = m.qa('.empty-state button').find((b) => b.textContent === 'Check Model Setup');
+  assert.ok(button, 'a Check Model Setup button in the empty state');
+  button.dispatchEvent(new m.dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(m.api.ofType('runCommand'), [{ type: 'runCommand', command: 'checkSetup' }]);
+});
+
+test('the model picker marks models the setup check looked at, with its summary as the tooltip', () => {
+  const m = mountApp();
+  m.deliver({
+    type: 'models',
+    models: ['a:1b', 'b:7b', 'c:3b'],
+    selected: 'b:7b',
+    checks: [
+      { model: 'b:7b', verdict: 'limited', summary: 'Usable with limits: tool calls as text.' },
+      { model: 'c:3b', verdict: 'ready', summary: 'Ready.' },
+    ],
+  });
+  const options = m.qa('select option') as HTMLOptionElement[];
+  assert.deepEqual(options.map((o) => o.textContent), ['a:1b', 'b:7b ⚠', 'c:3b ✓']);
+  assert.deepEqual(options.map((o) => o.value), ['a:1b', 'b:7b', 'c:3b'], 'the values stay the model names');
+  assert.equal(options[1]!.title, 'Setup check: Usable with limits: tool calls as text.');
+  assert.equal(options[0]!.title, '');
+  assert.equal(m.q('select').title, 'Setup check: Usable with limits: tool calls as text.');
+});

@@ -1,0 +1,92 @@
+// Where a setup check's result is kept and how a session uses it: the report per server and model (the editor's
+// global state, the CLI's --db file), the working window's memory (a smaller window is budgeted from the first
+// request), and the tool protocol a session starts in (text-based calls for a model that failed the probe).
+import { z } from 'zod';
+import type { KeyValuePort } from '../context/calibration';
+import { rememberedWindowKey } from '../context/workingWindow';
+import type { ChatProvider } from '../provider';
+import type { ToolProtocolSetting } from '../toolProtocol/protocol';
+import type { SetupReport } from './report';
+import type { SetupCheckResult } from './runSetupCheck';
+
+export function setupReportKey(providerId: string, baseUrl: string, model: string): string {
+  return `setupCheck:${providerId}:${baseUrl}:${model}`;
+}
+
+const verdict = z.enum(['ok', 'info', 'limited', 'failed', 'skipped']);
+const finding = z.looseObject({ verdict, summary: z.string(), details: z.array(z.string()), fix: z.string().optional(), reason: z.string().optional() });
+const reportSchema = z.looseObject({
+  version: z.literal(1),
+  checkedAt: z.number(),
+  provider: z.enum(['ollama', 'openai']),
+  baseUrl: z.string(),
+  model: z.string(),
+  server: finding.extend({ reachable: z.boolean(), models: z.array(z.string()) }),
+  window: finding.extend({ budget: z.number().optional() }),
+  tools: finding.extend({ setting: z.enum(['auto', 'native', 'xml']), protocol: z.enum(['native', 'xml']).optional() }),
+  speed: finding,
+  cache: finding.extend({ state: z.enum(['works', 'none', 'unknown']) }),
+  embedding: finding.extend({ models: z.array(z.looseObject({ name: z.string(), ok: z.boolean() })) }),
+  overall: z.object({ verdict: z.enum(['ready', 'limited', 'unusable']), summary: z.string(), reasons: z.array(z.string()) }),
+});
+
+/** The stored report, or undefined when there is none or it is unreadable (an unreadable one is no report). */
+export async function loadSetupReport(store: KeyValuePort, providerId: string, baseUrl: string, model: string): Promise<SetupReport | undefined> {
+  try {
+    const raw = await store.get(setupReportKey(providerId, baseUrl, model));
+    if (!raw) return undefined;
+    const parsed = reportSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? (parsed.data as unknown as SetupReport) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A smaller window an earlier session (or check) found for this server and model. */
+export async function rememberedWindow(store: KeyValuePort, provider: ChatProvider, model: string): Promise<{ tokens: number; base: number } | undefined> {
+  try {
+    const raw = await store.get(rememberedWindowKey(provider, model));
+    if (!raw) return undefined;
+    const parsed = JSON.parse(raw) as { tokens?: unknown; base?: unknown };
+    return typeof parsed.tokens === 'number' && typeof parsed.base === 'number' && parsed.tokens > 0 ? { tokens: parsed.tokens, base: parsed.base } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the report in every store, and the window it found where the working window looks for it
+ * (src/core/context/workingWindow.ts), so the next session budgets it from its first request.
+ */
+export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: ChatProvider, result: SetupCheckResult): Promise<void> {
+  const { report, remember } = result;
+  for (const store of stores) {
+    await store.set(setupReportKey(report.provider, report.baseUrl, report.model), JSON.stringify(report));
+    // An empty object forgets: the kv port has no delete.
+    if (remember) await store.set(rememberedWindowKey(provider, report.model), JSON.stringify(remember === 'forget' ? {} : remember));
+  }
+}
+
+/**
+ * The tool protocol a session starts in: with `auto`, a model the setup check found not calling tools natively
+ * starts with text-based calls (said once, as a notice). An explicit setting always wins.
+ */
+export function sessionToolProtocol(setting: ToolProtocolSetting, report: SetupReport | undefined): { setting: ToolProtocolSetting; notice?: string } {
+  if (setting !== 'auto' || report?.tools.protocol !== 'xml') return { setting };
+  const when = new Date(report.checkedAt).toISOString().slice(0, 10);
+  return {
+    setting: 'xml',
+    notice: `The setup check (${when}) found that ${report.model} does not call tools natively; using text-based tool calls (<tool> blocks) from the start. Run the check again after changing the model or the server.`,
+  };
+}
+
+/** `sessionToolProtocol` with the report read from `store` (none: the setting as it is). */
+export async function startingToolProtocol(
+  setting: ToolProtocolSetting,
+  store: KeyValuePort | undefined,
+  provider: Pick<ChatProvider, 'id' | 'baseUrl'>,
+  model: string,
+): Promise<{ setting: ToolProtocolSetting; notice?: string }> {
+  if (setting !== 'auto' || !store) return { setting };
+  return sessionToolProtocol(setting, await loadSetupReport(store, provider.id, provider.baseUrl, model));
+}

@@ -1,0 +1,107 @@
+// The editor's setup check without the editor: the check runs through the provider the controller builds (the
+// logging wrapper), its result is kept in global state and in the sessions database (a real sql.js file), and the
+// session the controller builds next starts from it: text-based tool calls for a model that wrote its calls as
+// text, and the window the server really runs budgeted from the first request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
+import type { KeyValuePort } from '../../../src/core/context/calibration';
+import { ContextTracker } from '../../../src/core/context/tracker';
+import { systemClock } from '../../../src/core/ports';
+import { runSetupCheck } from '../../../src/core/setupCheck/runSetupCheck';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
+import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/vscode/agent/turnEngine';
+import { Logger } from '../../../src/vscode/log/logger';
+import { EditorSessionService } from '../../../src/vscode/sessions/sessionService';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings';
+import { SetupCheckMemory } from '../../../src/vscode/setupCheck/setupCheckMemory';
+import { startFakeOllamaServer } from '../../helpers/fakeLlm';
+import { RecordingLogSink } from '../../helpers/recordingLogSink';
+import { setupProbeModel } from '../../helpers/weakModels';
+
+class GlobalState implements KeyValuePort {
+  readonly map = new Map<string, string>();
+  get(key: string) {
+    return this.map.get(key);
+  }
+  set(key: string, value: string) {
+    this.map.set(key, value);
+  }
+}
+
+test('a check kept by the editor: the next session starts in xml mode and budgets the window the server runs', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lh-setup-editor-'));
+  const probe = setupProbeModel({ native: 'json-text', text: 'follows' });
+  const server = await startFakeOllamaServer((body) => probe(body) ?? { text: 'Hello from the model.' }, {
+    models: [{ name: 'coder:7b', contextLength: 32768, capabilities: ['completion', 'tools'] }],
+    runningContext: 4096,
+  });
+  const sessions = new EditorSessionService({ dbPath: path.join(dir, 'sessions.db'), warn: () => undefined, lockRetryDelaysMs: [], storeOptions: { foldIdleMs: 0 } });
+  t.after(async () => {
+    await sessions.dispose();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const log = new Logger(new RecordingLogSink());
+  const settings = { ...DEFAULT_SETTINGS, ollamaHost: server.origin, model: 'coder:7b', contextSize: 16384 };
+  const provider = createChatProvider(settings, undefined, log);
+  const global = new GlobalState();
+  const memory = new SetupCheckMemory({ global, sessionsKv: () => sessions.kv() });
+
+  const result = await runSetupCheck({
+    provider,
+    model: settings.model,
+    contextSize: settings.contextSize,
+    toolProtocol: 'auto',
+    embeddingModels: {},
+    recall: (m) => memory.recallWindow(provider, m),
+    clock: systemClock,
+    signal: AbortSignal.timeout(20_000),
+  });
+  assert.equal(result.report.server.kind, 'ollama', 'the logging wrapper passes serverStatus through');
+  assert.equal(result.report.window.running, 4096);
+  assert.equal(result.report.tools.protocol, 'xml');
+  await memory.keep(provider, result);
+  assert.equal((await memory.report(provider, 'coder:7b'))?.overall.verdict, 'limited', 'the picker finds the report');
+  assert.deepEqual(await memory.recallWindow(provider, 'coder:7b'), { tokens: 4096, base: 16384 });
+
+  // What HarnessController does next: a recorded session (its window memory lives in the database).
+  const start = await memory.startingProtocol(settings.agent.toolProtocol ?? 'auto', provider, settings.model);
+  assert.equal(start.setting, 'xml');
+  assert.match(start.notice!, /setup check/);
+  const recording = (await sessions.forTurn('Say hello', { model: settings.model, provider: settings.provider }))!;
+  const fs = new NodeFileSystem();
+  const bus = new EventBus();
+  const events: AgentEvent[] = [];
+  bus.on((e) => events.push(e));
+  const session = createEditorSession({
+    provider,
+    model: settings.model,
+    settings,
+    access: 'all',
+    registry: createToolRegistry(),
+    gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
+    tracker: new ContextTracker(),
+    roots: new WorkspaceRoots([{ name: 'ws', path: dir }], fs),
+    fs,
+    runner: new NodeProcessRunner(),
+    bus,
+    systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [dir] },
+    history: [],
+    calibration: recording.recorder.kv,
+    sessionId: recording.recorder.id,
+    toolProtocol: start.setting,
+  });
+  const before = server.requests.length;
+  const outcome = await session.send('Say hello', AbortSignal.timeout(20_000));
+  assert.equal(outcome.reason, 'completed');
+  const first = server.requests[before]!;
+  assert.equal(first.tools, undefined, 'no tools offered through the API');
+  assert.match(String((first.messages as Array<{ content: string }>)[0]!.content), /# Calling tools/);
+  const firstContext = events.find((e) => e.type === 'context');
+  assert.equal(firstContext?.type === 'context' && firstContext.window, 4096, 'budgeted for the window the check found, from the first request');
+});

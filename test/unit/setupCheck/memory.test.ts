@@ -1,0 +1,63 @@
+// What is kept of a setup check and how a session uses it: the report per server and model (a damaged one is
+// no report), the window memory the working window reads, and the protocol a session starts in.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KeyValuePort } from '../../../src/core/context/calibration';
+import { rememberedWindowKey } from '../../../src/core/context/workingWindow';
+import { keepSetupCheck, loadSetupReport, rememberedWindow, sessionToolProtocol, setupReportKey, startingToolProtocol } from '../../../src/core/setupCheck/memory';
+import { sampleReport } from './sampleReport';
+
+class MemoryKv implements KeyValuePort {
+  readonly map = new Map<string, string>();
+  get(key: string) {
+    return this.map.get(key);
+  }
+  set(key: string, value: string) {
+    this.map.set(key, value);
+  }
+}
+
+const provider = { id: 'ollama' as const, baseUrl: 'http://127.0.0.1:11434' };
+
+test('kept in every store: the report under its server and model, the window where the working window reads it', async () => {
+  const a = new MemoryKv();
+  const b = new MemoryKv();
+  const report = sampleReport();
+  await keepSetupCheck([a, b], provider as never, { report, remember: { tokens: 4096, base: 16384 } });
+  for (const kv of [a, b]) {
+    assert.deepEqual(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), report);
+    assert.equal(kv.get(rememberedWindowKey(provider as never, 'qwen3:8b')), JSON.stringify({ tokens: 4096, base: 16384 }));
+    assert.deepEqual(await rememberedWindow(kv, provider as never, 'qwen3:8b'), { tokens: 4096, base: 16384 });
+  }
+  assert.equal(await loadSetupReport(a, 'ollama', provider.baseUrl, 'other:1b'), undefined, 'another model has no report');
+  await keepSetupCheck([a], provider as never, { report, remember: 'forget' });
+  assert.equal(await rememberedWindow(a, provider as never, 'qwen3:8b'), undefined, 'forgotten');
+});
+
+test('a damaged or foreign entry is no report', async () => {
+  const kv = new MemoryKv();
+  const key = setupReportKey('ollama', provider.baseUrl, 'qwen3:8b');
+  kv.set(key, '{not json');
+  assert.equal(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), undefined);
+  kv.set(key, JSON.stringify({ ...sampleReport(), version: 2 }));
+  assert.equal(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), undefined);
+  kv.set(key, JSON.stringify({ ...sampleReport(), tools: { verdict: 'ok', summary: 's', details: [], setting: 'auto', protocol: 'smoke-signals' } }));
+  assert.equal(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), undefined);
+});
+
+test('a session starts with text-based calls only when auto meets a check that found them, and says why', async () => {
+  const report = sampleReport();
+  assert.deepEqual(sessionToolProtocol('auto', report), { setting: 'auto' }, 'native stays auto');
+  report.tools.protocol = 'xml';
+  const xml = sessionToolProtocol('auto', report);
+  assert.equal(xml.setting, 'xml');
+  assert.match(xml.notice!, /^The setup check \(2025-05-06\) found that qwen3:8b does not call tools natively; using text-based tool calls/);
+  assert.deepEqual(sessionToolProtocol('native', report), { setting: 'native' }, 'an explicit setting wins');
+  assert.deepEqual(sessionToolProtocol('auto', undefined), { setting: 'auto' });
+
+  const kv = new MemoryKv();
+  await keepSetupCheck([kv], provider as never, { report });
+  assert.equal((await startingToolProtocol('auto', kv, provider, 'qwen3:8b')).setting, 'xml');
+  assert.equal((await startingToolProtocol('auto', kv, { ...provider, baseUrl: 'http://other:11434' }, 'qwen3:8b')).setting, 'auto', 'per server');
+  assert.equal((await startingToolProtocol('auto', undefined, provider, 'qwen3:8b')).setting, 'auto', 'no store, no memory');
+});
