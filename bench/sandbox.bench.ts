@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ContextTracker } from '../src/core/context/tracker';
 import { CommandSandbox } from '../src/core/sandbox/commandSandbox';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../src/core/sandbox/sandboxSettings';
-import { createRunCommandTool } from '../src/core/tools/builtin/runCommand';
+import { createRunCommandTool } from '../src/core/tools/builtin/runCommandTool';
 import type { ToolContext } from '../src/core/tools/tool';
 import { WorkspaceRoots } from '../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';

@@ -2,7 +2,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { AgentSession, type SessionKnowledge } from '../core/session/agentSession';
+import type { SessionKnowledge } from '../core/session/agentSession';
+import { buildSession } from '../session/buildSession';
 import { EventBus, type AgentEvent } from '../core/agent/events';
 import { ApprovalGate } from '../core/approval/gate';
 import { ContextTracker } from '../core/context/tracker';
@@ -12,7 +13,6 @@ import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
 import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
-import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { savedRunOf, unfinishedRun } from '../persistence/planRuns';
@@ -115,14 +115,6 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       env: process.env,
     });
   }
-  const toolSelector = createToolPreFilter({
-    provider,
-    registry,
-    ...(options.maxTools !== undefined && { maxOffered: options.maxTools }),
-    ...(options.embedModel && { embedModel: options.embedModel }),
-    ...(stored && { vectors: stored.vectors }),
-    onCacheError: (e) => warn(`the embedding cache failed (${(e as Error).message ?? String(e)}); vectors are kept in memory only`),
-  });
   // The workspace index of the same database (`localharness index`): retrieval before each model call,
   // summaries in compression. Loaded only when there is one.
   let knowledge: SessionKnowledge | undefined;
@@ -158,43 +150,42 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
   // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
   const protocol = await startingToolProtocol(options.toolProtocol ?? config.agent.toolProtocol ?? 'auto', stored?.kv, provider, model);
-  const session = new AgentSession({
-    provider,
-    model,
-    registry,
-    gate,
-    tracker,
-    roots,
-    fs,
-    runner: confined.runner,
-    sandbox: confined.sandbox,
-    bus,
-    systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
-    maxRounds: options.maxRounds,
-    fallbacks: options.fallbackModels.map((name) => ({ provider, model: name })),
-    agentSettings: {
-      ...config.agent,
-      toolProtocol: protocol.setting,
-      ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
+  const notice = (message: string) => bus.emit({ type: 'notice', message });
+  const session = buildSession({
+    ports: {
+      provider,
+      model,
+      registry,
+      gate,
+      tracker,
+      roots,
+      fs,
+      runner: confined.runner,
+      ...(confined.sandbox && { sandbox: confined.sandbox }),
+      bus,
+      systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
     },
-    ...(config.instructions && { userInstructions: config.instructions }),
-    ...(stored && { history: stored.history, onMessage: (m) => stored!.onMessage(m), onMessageContext: (m) => stored!.onMessageContext(m) }),
-    context: {
-      settings: config.context,
-      ...(options.numCtx !== undefined && { configuredWindow: options.numCtx }),
-      ...(stored && {
-        calibrationStore: stored.kv,
-        sessionId: stored.id,
-        ...(stored.contextState && { initialState: stored.contextState }),
-        // `session` exists by the time the first compression runs (during send).
-        onCompression: (report) => stored!.onCompression(report, session.context?.state()),
-      }),
-      onWarning: (message) => bus.emit({ type: 'notice', message }),
-      onStatus: (message) => bus.emit({ type: 'status', message }),
+    settings: {
+      maxRounds: options.maxRounds,
+      ...(options.think !== undefined && { think: options.think }),
+      ...(options.numCtx !== undefined && { contextSize: options.numCtx, configuredWindow: options.numCtx }),
+      agent: {
+        ...config.agent,
+        toolProtocol: protocol.setting,
+        ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
+      },
+      context: config.context,
+      ...(config.instructions && { instructions: config.instructions }),
+      fallbackModels: options.fallbackModels,
+      ...(options.maxTools !== undefined && { maxOfferedTools: options.maxTools }),
+      ...(options.embedModel && { embeddingModel: options.embedModel }),
     },
-    ...(options.think !== undefined && { think: options.think }),
-    ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
-    toolSelector,
+    ...(stored && {
+      history: stored.history,
+      recording: stored,
+      ...(stored.contextState && { contextState: stored.contextState }),
+      onCompression: (report, built) => stored!.onCompression(report, built.context?.state()),
+    }),
     ...(knowledge && { knowledge }),
     ...(planned && {
       orchestrator: {
@@ -202,6 +193,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
         executor: { provider: makeProvider(endpointUrl(planned.executorBaseUrl, planned.executorProvider), planned.executorProvider), model: planned.executorModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
       },
     }),
+    notice,
+    status: (message) => bus.emit({ type: 'status', message }),
   });
 
   let outcome;

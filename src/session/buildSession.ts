@@ -5,12 +5,12 @@
 import type { CompressionReport } from '../core/compression/compressor';
 import type { ContextState } from '../core/compression/view';
 import type { KeyValuePort } from '../core/context/calibration';
-import type { ContextSettingsInput } from '../core/context/settings';
+import type { ContextSettingsInput } from '../core/context/contextSettings';
 import type { VectorCachePort } from '../core/embeddings';
 import type { ChatMessage } from '../core/messages';
 import type { OrchestratorOptions } from '../core/orchestrator';
 import type { PromptPart } from '../core/prompt/parts';
-import type { TurnHooksSettingsInput } from '../core/resilience/settings';
+import type { TurnHooksSettingsInput } from '../core/resilience/turnHooksSettings';
 import { AgentSession, type AgentSessionOptions, type SessionKnowledge } from '../core/session/agentSession';
 import type { RiskLevel } from '../core/tools/tool';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
@@ -43,14 +43,16 @@ export interface SessionSettings {
   extraParts?: readonly PromptPart[];
 }
 
-/** A stored session the turns are recorded into (the CLI's --db, the editor's History). */
+/** Where the turns are recorded (the CLI's --db, the editor's History): each message the moment it exists. */
 export interface SessionRecording {
-  id: string;
+  /** The stored session (its truncation evidence is kept with it). */
+  id?: string;
   onMessage(message: ChatMessage): void | Promise<void>;
-  onMessageContext(message: ChatMessage): void | Promise<void>;
+  onMessageContext?(message: ChatMessage): void | Promise<void>;
   /** Calibration, remembered windows and truncation evidence. */
-  kv: KeyValuePort;
-  vectors: VectorCachePort;
+  kv?: KeyValuePort;
+  /** Embedding vectors for the tool pre-filter. */
+  vectors?: VectorCachePort;
 }
 
 export interface SessionBuild {
@@ -86,7 +88,8 @@ export function buildSession(build: SessionBuild): AgentSession {
     ...(s.allowedRisks && { allowedRisks: s.allowedRisks }),
     ...(s.extraParts && { extraParts: s.extraParts }),
     history: [...(build.history ?? [])],
-    ...(recording && { onMessage: (m: ChatMessage) => recording.onMessage(m), onMessageContext: (m: ChatMessage) => recording.onMessageContext(m) }),
+    ...(recording && { onMessage: (m: ChatMessage) => recording.onMessage(m) }),
+    ...(recording?.onMessageContext && { onMessageContext: (m: ChatMessage) => recording.onMessageContext!(m) }),
     ...(build.knowledge && { knowledge: build.knowledge }),
     ...(build.orchestrator && { orchestrator: build.orchestrator }),
     toolSelector: createToolPreFilter({
@@ -95,14 +98,14 @@ export function buildSession(build: SessionBuild): AgentSession {
       ...(s.allowedRisks && { allowedRisks: s.allowedRisks }),
       ...(s.maxOfferedTools !== undefined && { maxOffered: s.maxOfferedTools }),
       ...(s.embeddingModel && { embedModel: s.embeddingModel }),
-      ...(recording && { vectors: recording.vectors }),
+      ...(recording?.vectors && { vectors: recording.vectors }),
       onCacheError: (err) => build.notice(`The embedding cache failed (${err instanceof Error ? err.message : String(err)}); vectors are kept in memory only.`),
     }),
     context: {
       ...(s.context && { settings: s.context }),
       ...(s.configuredWindow !== undefined && { configuredWindow: s.configuredWindow }),
       ...(calibration && { calibrationStore: calibration }),
-      ...(recording && { sessionId: recording.id }),
+      ...(recording?.id && { sessionId: recording.id }),
       ...(build.contextState && { initialState: build.contextState }),
       onWarning: (message) => build.notice(message),
       ...(build.status && { onStatus: build.status }),

@@ -2,7 +2,7 @@
 // go there; the answer (Allow or Deny) is remembered per workspace, keyed by the exact server, and revocable from
 // "Manage Approval Rules". A dismissed dialog (Escape, Cancel) means no for this window only. Pure (no 'vscode'
 // import): the dialog and the workspace storage are injected.
-import type { HarnessSettings } from './settings';
+import type { HarnessSettings } from './harnessSettings';
 import { RecordStore, type MementoLike } from './common/recordStore';
 import {
   destinationKey,

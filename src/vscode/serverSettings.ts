@@ -10,7 +10,7 @@ import {
   type ParsedSettings,
   type ProviderKind,
   type SettingGetter,
-} from './settings';
+} from './harnessSettings';
 
 /** Keys (below `localharness.`) that decide which server receives the conversation, the files and the API key. */
 export const SERVER_KEYS = ['provider', 'ollama.host', 'openai.baseUrl'] as const;

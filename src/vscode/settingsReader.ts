@@ -1,7 +1,7 @@
 // Reads the `localharness.*` configuration of the open workspace: the server settings from the user's scope
 // (serverSettings.ts), and where the user's own OpenAI-compatible server is (for binding an old API key).
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, normalizeServerUrl } from './settings';
+import { DEFAULT_SETTINGS, normalizeServerUrl } from './harnessSettings';
 import { originOf, resolveServerSettings, type ServerResolution } from './serverSettings';
 
 export function readServerResolution(trusted: boolean): ServerResolution {

@@ -4,7 +4,7 @@
 // Only when that is not enough does it reach into the recent rounds (never the latest tool results) and
 // shorten old user/assistant text. It stops as soon as the request is under the target.
 import type { ChatMessage } from '../messages';
-import { digestToolResult } from './digest';
+import { digestToolResult } from './toolResultDigest';
 import { clip, markCompressed, shortenToolCalls } from './marker';
 import type { CompressionScope } from './scope';
 

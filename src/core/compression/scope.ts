@@ -2,7 +2,7 @@
 // rules for what may be compressed. The LLM pass, the fallback and eviction all work through this.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import type { TokenMeter } from '../context/meter';
-import type { ContextSettings } from '../context/settings';
+import type { ContextSettings } from '../context/contextSettings';
 import { computeLayout, type Layout } from './layout';
 import type { Replacement, HistoryView, ReplacementMethod } from './view';
 

@@ -6,7 +6,7 @@
 import { DEFAULT_POLICY_MESSAGES } from '../analysis/policyConfig';
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
-import { digestLine, parseTodoList, resultSucceeded } from './digest';
+import { digestLine, parseTodoList, resultSucceeded } from './toolResultDigest';
 import type { Unit } from './layout';
 import { INDEX_SUMMARY_LABEL, isCompressed, oneLine, parseArguments, unmarked } from './marker';
 import { baseToolName, findCall, toolResultMeta } from './metadata';

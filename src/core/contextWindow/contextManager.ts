@@ -12,7 +12,7 @@ import { HistoryView, fingerprint, type ContextState } from '../compression/view
 import { ContextBudgetError } from '../context/budgetError';
 import { TokenCalibration, calibrationKey, type KeyValuePort } from '../context/calibration';
 import { TokenMeter, type PromptMeasure } from '../context/meter';
-import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/settings';
+import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/contextSettings';
 import { CompressionBudget } from './compressionBudget';
 import { formatCount } from '../formatCount';
 import type { ContextWindow, WindowSource } from '../context/window';

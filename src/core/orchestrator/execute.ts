@@ -11,7 +11,7 @@ import type { CallModelOptions } from '../agent/turnRunner';
 import { executeToolCall, type ToolExecutionEnv } from '../agent/toolExecutor';
 import type { Plan, PlanStep, StepRecord } from './plan';
 import { needsTool } from './plan';
-import { clip } from './digest';
+import { clip } from './stepShortening';
 import { continueNudge, digestResults, EMPTY_NUDGE, workLeft } from './stepEvidence';
 import { newThread, observeSuccess, threadMessages, touch, type StepThread } from './stepThread';
 import { fitsWindow, startNewSegment } from './stepWindow';

@@ -5,4 +5,4 @@ export { makePlan, parsePlan, planSchema, planMessages, needsTool, normalisePlan
 export { executeStep, stepPrompt, EXECUTOR_SYSTEM_PROMPT, DEFAULT_STALL_ROUNDS, type RoundBudget, type StepAttempt, type StepEnv, type StepInput } from './execute';
 export { selectRunTools, type StepToolFilter } from './runTools';
 export { synthesize, synthesisMessages, NOT_DONE_MARK, type Synthesis, type SynthesisInput } from './synthesize';
-export { clip, digestConversation, digestSteps } from './digest';
+export { clip, digestConversation, digestSteps } from './stepShortening';

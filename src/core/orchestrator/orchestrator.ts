@@ -13,7 +13,7 @@ import { TurnDenials } from '../approval/turnDenials';
 import type { ContextTracker, Todo } from '../context/tracker';
 import { renderHotContext } from '../context/hotContext';
 import { createTurnHooks } from '../resilience/turnHooks';
-import type { TurnHooksSettingsInput } from '../resilience/settings';
+import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';
 import type { Sleep } from '../resilience/backoff';
 import { StructuredOutputError } from '../structured';
 import { DEFAULT_MAX_STEPS, makePlan, type Plan, type StepRecord } from './plan';
@@ -22,7 +22,7 @@ import { selectRunTools, type StepToolFilter } from './runTools';
 import { isAbort, runSteps } from './runSteps';
 import { continuationText, requestIndex } from './stepHistory';
 import { synthesize, type Synthesis } from './synthesize';
-import { digestConversation } from './digest';
+import { digestConversation } from './stepShortening';
 
 export interface OrchestratorEndpoint {
   provider: ChatProvider;

@@ -4,7 +4,7 @@
 import { isIncompleteResponse } from '../analysis/incomplete';
 import type { PlanStep } from './plan';
 import type { StepThread } from './stepThread';
-import { clip } from './digest';
+import { clip } from './stepShortening';
 
 /** Phrases weak executors close a step with while work is left, beyond the loop's own incompleteness check. */
 const WORK_LEFT: readonly RegExp[] = [

@@ -2,7 +2,7 @@
 // resumed step continues from them), calls a reload cut off before their result, and what the single-model loop
 // is told when it takes over.
 import type { ChatMessage } from '../messages';
-import { digestSteps } from './digest';
+import { digestSteps } from './stepShortening';
 import type { StepRecord } from './plan';
 
 const CONTINUATION_RESULTS_CHARS = 3000;

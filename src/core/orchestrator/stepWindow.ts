@@ -6,7 +6,7 @@
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { argumentsToText } from '../messages';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../tokens';
-import { clip } from './digest';
+import { clip } from './stepShortening';
 import { threadMessages, type StepThread } from './stepThread';
 
 /** Share of the window kept free for the reply and for the estimate's error. */

@@ -11,7 +11,7 @@ import type { RiskLevel } from '../tools/tool';
 import { estimateTokens } from '../tokens';
 import { streamProtocolReply } from '../toolProtocol/replyStreamer';
 import { ToolIndex } from '../toolProtocol/toolIndex';
-import { clip, digestSteps } from './digest';
+import { clip, digestSteps } from './stepShortening';
 import type { Plan, StepRecord } from './plan';
 
 /** Window assumed when the planner's is not known: the smallest a local server commonly runs. */

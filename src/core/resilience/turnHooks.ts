@@ -20,7 +20,7 @@ import { ToolIndex, localNaming, type ToolNaming } from '../toolProtocol/toolInd
 import type { Sleep } from './backoff';
 import type { ModelEndpoint } from './failureText';
 import { ResilientCaller } from './resilientCaller';
-import { parseTurnHooksSettings, type TurnHooksSettings, type TurnHooksSettingsInput } from './settings';
+import { parseTurnHooksSettings, type TurnHooksSettings, type TurnHooksSettingsInput } from './turnHooksSettings';
 
 export interface TurnHooksOptions {
   provider: ChatProvider;

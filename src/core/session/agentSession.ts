@@ -5,7 +5,7 @@
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { WorkingContextTail } from '../context/workingContext';
 import type { ContextManager } from '../contextWindow/contextManager';
-import { composeSystemPrompt } from '../prompt/promptBuilder';
+import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
 import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';
 import type { ToolProtocol } from '../toolProtocol/protocol';

@@ -13,7 +13,7 @@ import type { ContextTracker } from '../context/tracker';
 import type { ContextManagerOptions } from '../contextWindow/contextManager';
 import type { PromptPart } from '../prompt/parts';
 import type { SystemInfo } from '../prompt/systemPrompt';
-import type { TurnHooksSettingsInput } from '../resilience/settings';
+import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';
 import type { ModelEndpoint } from '../resilience/failureText';
 import type { IndexSummaryPort, KnowledgeRetriever } from '../knowledge/types';
 import type { OrchestratorOptions } from '../orchestrator';

@@ -1,43 +1,23 @@
-// Builds the AgentSession an editor turn runs on: the same composition as the CLI (rules files, weak-model hooks,
-// context-window management, hot context) plus what only the editor has (Restricted Mode, its settings).
-// No 'vscode' import, so the integration tests build exactly what the controller builds.
+// The editor's call of the one session builder (src/session/buildSession.ts, the CLI calls it too): its settings and
+// Restricted Mode turned into the builder's settings. No 'vscode' import, so the integration tests build exactly
+// what the controller builds.
 import { AgentSession, type SessionKnowledge } from '../../core/session/agentSession';
-import type { EventBus } from '../../core/agent/events';
-import type { ApprovalGate } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
-import type { ContextTracker } from '../../core/context/tracker';
 import type { ChatMessage } from '../../core/messages';
 import type { CompressionReport } from '../../core/compression/compressor';
 import type { ContextState } from '../../core/compression/view';
-import type { FileSystemPort, ProcessRunner } from '../../core/ports';
-import type { CommandSandboxPort } from '../../core/sandbox/types';
-import type { ChatProvider } from '../../core/provider';
-import type { SystemInfo } from '../../core/prompt/systemPrompt';
-import type { TurnHooksSettingsInput } from '../../core/resilience/settings';
-import type { ToolRegistry } from '../../core/tools/registry';
-import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
-import type { HarnessSettings } from '../settings';
+import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
+import type { HarnessSettings } from '../harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
 import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
-import { createToolPreFilter } from '../../indexing/toolPreFilter';
-import { allowedRisksFor, restrictionParts, type ToolAccess } from './promptBuilder';
+import { buildSession, type SessionPorts } from '../../session/buildSession';
+import { allowedRisksFor, restrictionParts, type ToolAccess } from './toolAccess';
 
-export interface EditorSessionInput {
-  provider: ChatProvider;
-  model: string;
+/** What the editor adds to the ports every host lends a session: its settings, the workspace's trust, its recording. */
+export interface EditorSessionInput extends SessionPorts {
   settings: HarnessSettings;
   access: ToolAccess;
-  registry: ToolRegistry;
-  gate: ApprovalGate;
-  tracker: ContextTracker;
-  roots: WorkspaceRoots;
-  fs: FileSystemPort;
-  runner: ProcessRunner;
-  /** Confines run_command (the chat's sandbox; absent: unconfined). */
-  sandbox?: CommandSandboxPort;
-  bus: EventBus;
-  systemInfo: SystemInfo;
   /** The conversation so far (copied into the session). */
   history: readonly ChatMessage[];
   /** The session this one replaces (settings changed): its eviction point and summary carry over. */
@@ -57,7 +37,7 @@ export interface EditorSessionInput {
   vectors?: VectorCachePort;
   /** The workspace index: retrieval before model calls, index summaries in compression. */
   knowledge?: SessionKnowledge;
-  /** Planner and executor (issue 11): each turn of this session is planned, executed step by step, synthesized. */
+  /** Planner and executor: each turn of this session is planned, executed step by step, synthesized. */
   orchestrator?: OrchestratorOptions;
   /** The tool protocol to start in, when the setup check decided it (a model that failed the tool probe: xml). */
   toolProtocol?: ToolProtocolSetting;
@@ -77,55 +57,41 @@ export function editorAgentSettings(user: TurnHooksSettingsInput): TurnHooksSett
 export function createEditorSession(input: EditorSessionInput): AgentSession {
   const { settings, bus } = input;
   const allowedRisks = allowedRisksFor(input.access);
-  const previousState = input.previous?.context?.state() ?? input.initialState;
-  const session: AgentSession = new AgentSession({
-    provider: input.provider,
-    model: input.model,
-    registry: input.registry,
-    gate: input.gate,
-    tracker: input.tracker,
-    roots: input.roots,
-    fs: input.fs,
-    runner: input.runner,
-    ...(input.sandbox && { sandbox: input.sandbox }),
-    bus,
-    systemInfo: input.systemInfo,
-    extraParts: restrictionParts(input.access),
-    maxRounds: settings.maxRounds,
-    think: settings.think,
-    agentSettings: editorAgentSettings(input.toolProtocol ? { ...settings.agent, toolProtocol: input.toolProtocol } : settings.agent),
-    ...(settings.fallbackModels.length && { fallbacks: settings.fallbackModels.map((model) => ({ provider: input.provider, model })) }),
-    ...(settings.instructions && { userInstructions: settings.instructions }),
-    ...(allowedRisks && { allowedRisks }),
-    ...(settings.contextSize > 0 && { contextSize: settings.contextSize }),
-    history: [...input.history],
-    ...(input.onMessage && { onMessage: input.onMessage }),
+  const contextState = input.previous?.context?.state() ?? input.initialState;
+  const recording = input.onMessage && {
+    onMessage: input.onMessage,
     ...(input.onMessageContext && { onMessageContext: input.onMessageContext }),
+    ...(input.sessionId && { id: input.sessionId }),
+    ...(input.vectors && { vectors: input.vectors }),
+  };
+  return buildSession({
+    ports: portsOf(input),
+    settings: {
+      maxRounds: settings.maxRounds,
+      think: settings.think,
+      ...(settings.contextSize > 0 && { contextSize: settings.contextSize, configuredWindow: settings.contextSize }),
+      agent: editorAgentSettings(input.toolProtocol ? { ...settings.agent, toolProtocol: input.toolProtocol } : settings.agent),
+      context: settings.context,
+      ...(settings.instructions && { instructions: settings.instructions }),
+      fallbackModels: settings.fallbackModels,
+      maxOfferedTools: settings.maxOfferedTools,
+      ...(settings.embeddingModel && { embeddingModel: settings.embeddingModel }),
+      ...(allowedRisks && { allowedRisks }),
+      extraParts: restrictionParts(input.access),
+    },
+    history: input.history,
+    ...(recording && { recording }),
+    ...(input.calibration && { calibration: input.calibration }),
+    ...(contextState && { contextState }),
     ...(input.knowledge && { knowledge: input.knowledge }),
     ...(input.orchestrator && { orchestrator: input.orchestrator }),
-    toolSelector: createToolPreFilter({
-      provider: input.provider,
-      registry: input.registry,
-      ...(allowedRisks && { allowedRisks }),
-      maxOffered: settings.maxOfferedTools,
-      ...(settings.embeddingModel && { embedModel: settings.embeddingModel }),
-      ...(input.vectors && { vectors: input.vectors }),
-      onCacheError: (err) => bus.emit({ type: 'notice', message: `The embedding cache failed (${errorText(err)}); vectors are kept in memory only.` }),
-    }),
-    context: {
-      settings: settings.context,
-      ...(settings.contextSize > 0 && { configuredWindow: settings.contextSize }),
-      ...(input.calibration && { calibrationStore: input.calibration }),
-      ...(input.sessionId && { sessionId: input.sessionId }),
-      ...(previousState && { initialState: previousState }),
-      onWarning: (message) => bus.emit({ type: 'notice', message }),
-      onStatus: (message) => bus.emit({ type: 'status', message }),
-      ...(input.onCompression && { onCompression: (report: CompressionReport) => input.onCompression!(report, session) }),
-    },
+    ...(input.onCompression && { onCompression: input.onCompression }),
+    notice: (message: string) => bus.emit({ type: 'notice', message }),
+    status: (message: string) => bus.emit({ type: 'status', message }),
   });
-  return session;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+function portsOf(input: EditorSessionInput): SessionPorts {
+  const { provider, model, registry, gate, tracker, roots, fs, runner, sandbox, bus, systemInfo } = input;
+  return { provider, model, registry, gate, tracker, roots, fs, runner, ...(sandbox && { sandbox }), bus, systemInfo };
 }

@@ -9,8 +9,8 @@ import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../log/logger';
-import type { HarnessSettings } from '../settings';
-import { serverUrl } from '../settings';
+import type { HarnessSettings } from '../harnessSettings';
+import { serverUrl } from '../harnessSettings';
 import { originOf } from '../serverSettings';
 import { LoggingProvider } from './loggingProvider';
 

@@ -2,7 +2,7 @@
 // builds a provider for each through its ModelService, so API keys stay bound to their server's origin.
 import type { OrchestratorEndpoint, OrchestratorOptions } from '../../core/orchestrator';
 import type { ChatProvider } from '../../core/provider';
-import { serverUrl, type HarnessSettings } from '../settings';
+import { serverUrl, type HarnessSettings } from '../harnessSettings';
 import { withDestination } from '../serverSettings';
 
 export interface OrchestratorEndpointChoice {

@@ -55,8 +55,10 @@ test('layers import only downward', () => {
     persistence: ['core', 'shared'],
     indexing: ['core', 'shared', 'providers', 'persistence'],
     node: ['core', 'shared'],
-    cli: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node'],
-    vscode: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node'],
+    // The one session builder both hosts call: it composes core parts with the indexing layer's tool pre-filter.
+    session: ['core', 'shared', 'indexing'],
+    cli: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
+    vscode: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
     'extension.ts': ['vscode', 'core', 'shared'],
   };
   const violations: string[] = [];

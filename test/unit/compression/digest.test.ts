@@ -2,7 +2,7 @@
 // result keeps. Every listed name and every search hit survive; bulk goes; the digest says how to get it back.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { digestLine, digestToolResult, parseTodoList, resultSucceeded } from '../../../src/core/compression/digest';
+import { digestLine, digestToolResult, parseTodoList, resultSucceeded } from '../../../src/core/compression/toolResultDigest';
 import { COMPRESSED_MARKER, clip } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
 import { RecordedSession, namesSeen, noteName, noteText } from './recordedSession';

@@ -6,7 +6,7 @@ import type { CompressionReport } from '../../../src/core/compression/compressor
 import { computeLayout } from '../../../src/core/compression/layout';
 import { COMPRESSED_MARKER, markCompressed } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
-import { digestToolResult } from '../../../src/core/compression/digest';
+import { digestToolResult } from '../../../src/core/compression/toolResultDigest';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider } from '../../../src/core/provider';
 import { FailingModel, GarbageModel } from '../../helpers/compression/compressionModels';

@@ -9,7 +9,7 @@ import { createContextManager } from '../../../src/core/contextWindow/contextMan
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { COMPRESSED_MARKER, INDEX_SUMMARY_LABEL, markCompressed } from '../../../src/core/compression/marker';
 import { RunningSummary } from '../../../src/core/compression/summary';
-import { digestLine, resultSucceeded } from '../../../src/core/compression/digest';
+import { digestLine, resultSucceeded } from '../../../src/core/compression/toolResultDigest';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { IndexSummaryPort } from '../../../src/core/knowledge/types';
 import { CompressingModel } from '../../helpers/compression/compressionModels';

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { digestLine, digestToolResult, resultSucceeded } from '../../../src/core/compression/digest';
+import { digestLine, digestToolResult, resultSucceeded } from '../../../src/core/compression/toolResultDigest';
 import type { ChatMessage } from '../../../src/core/messages';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePlan, needsTool, planSchema } from '../../../src/core/orchestrator/plan';
-import { digestSteps, clip } from '../../../src/core/orchestrator/digest';
+import { digestSteps, clip } from '../../../src/core/orchestrator/stepShortening';
 import { parseReply, responseJsonSchema } from '../../../src/core/structured';
 
 test('numeric ids become strings, a single depends_on becomes a list, extra fields are dropped', () => {

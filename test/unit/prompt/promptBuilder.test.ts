@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { composeSystemPrompt, promptParts, PART_PRIORITY, CHAIN_OF_THOUGHT } from '../../../src/core/prompt/promptBuilder';
+import { composeSystemPrompt, promptParts, PART_PRIORITY, CHAIN_OF_THOUGHT } from '../../../src/core/prompt/systemPromptBuilder';
 import { TEXT_PROTOCOL_HEADER } from '../../../src/core/toolProtocol/textPrompt';
 import type { ToolDefinition } from '../../../src/core/messages';
 

@@ -2,7 +2,7 @@
 // models run in 4k–8k windows, and the conversation needs the rest. Prints the sizes for the README.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { composeSystemPrompt } from '../../../src/core/prompt/promptBuilder';
+import { composeSystemPrompt } from '../../../src/core/prompt/systemPromptBuilder';
 import { createBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { toDefinition } from '../../../src/core/tools/registry';
 import { estimateToolDefinitionTokens } from '../../../src/core/tokens';

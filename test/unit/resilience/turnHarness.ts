@@ -8,7 +8,7 @@ import { runTurn, type TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ChatMessage } from '../../../src/core/messages';
-import { composeSystemPrompt } from '../../../src/core/prompt/promptBuilder';
+import { composeSystemPrompt } from '../../../src/core/prompt/systemPromptBuilder';
 import { createTurnHooks, type TurnHooksBundle, type TurnHooksOptions } from '../../../src/core/resilience/turnHooks';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';

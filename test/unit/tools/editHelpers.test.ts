@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { closestLines, findOccurrences, lineNumbersOf, similarity } from '../../../src/core/tools/builtin/editMatch';
 import { summarizeChange } from '../../../src/core/tools/builtin/diffSummary';
 import { countLines, lineAt, looksBinary, splitLines, usesCrlf } from '../../../src/core/tools/builtin/common';
-import { cleanTerminalOutput } from '../../../src/core/tools/builtin/runCommand';
+import { cleanTerminalOutput } from '../../../src/core/tools/builtin/runCommandTool';
 
 describe('findOccurrences', () => {
   it('finds non-overlapping exact matches with their lines', () => {

@@ -2,7 +2,7 @@
 // server addresses read from the user's settings only, and the planner/executor a turn uses chosen from them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, parseSettings, type HarnessSettings } from '../../../src/vscode/settings';
+import { DEFAULT_SETTINGS, parseSettings, type HarnessSettings } from '../../../src/vscode/harnessSettings';
 import { resolveServerSettings, type ScopedValues } from '../../../src/vscode/serverSettings';
 import { EXECUTOR_MISSING, chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../../../src/vscode/orchestrator/orchestratorEndpoints';
 import { createChatProvider } from '../../../src/vscode/agent/turnEngine';

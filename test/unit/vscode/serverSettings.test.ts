@@ -3,7 +3,7 @@
 // WorkspaceConfiguration.inspect() reports them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/settings';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/harnessSettings';
 import {
   destinationKey,
   originOf,

@@ -6,7 +6,7 @@ import { createListDirectoryTool, type ListDirectoryOptions } from './listDirect
 import { createAskQuestionTool, createTaskCompletionTool } from './loopBreaking';
 import { createMoveFileTool } from './moveFile';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
-import { createRunCommandTool, type RunCommandOptions } from './runCommand';
+import { createRunCommandTool, type RunCommandOptions } from './runCommandTool';
 import { createSearchFilesTool, type SearchFilesOptions } from './searchFiles';
 import { createTodoReadTool, createTodoWriteTool } from './todos';
 import { createWriteFileTool } from './writeFile';

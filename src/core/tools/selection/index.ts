@@ -7,7 +7,7 @@ export {
   toolSelectionSettingsSchema,
   type ToolSelectionSettings,
   type ToolSelectionSettingsInput,
-} from './settings';
+} from './toolSelectionSettings';
 export { toolQueryFrom, type ToolQueryOptions } from './toolQuery';
 export { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from './toolSearchTool';
 export {

@@ -9,7 +9,7 @@ import type { ToolDefinition } from '../../messages';
 import { estimateToolDefinitionTokens } from '../../tokens';
 import { bm25Document, bm25Scores, topIndices, type Bm25Document } from './bm25';
 import { compactToolDefinitions } from './compactSchema';
-import { parseToolSelectionSettings, type ToolSelectionSettings, type ToolSelectionSettingsInput } from './settings';
+import { parseToolSelectionSettings, type ToolSelectionSettings, type ToolSelectionSettingsInput } from './toolSelectionSettings';
 import { tokenize, toolEmbeddingText, toolTokens } from './toolText';
 
 export type ToolRanking = 'embedding' | 'keyword' | 'all';

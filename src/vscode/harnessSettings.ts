@@ -4,8 +4,8 @@
 import type { ApprovalRule } from '../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
 import { parseRules } from './approval/rules';
-import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/settings';
-import { parseContextSettings, type ContextSettingsInput } from '../core/context/settings';
+import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/turnHooksSettings';
+import { parseContextSettings, type ContextSettingsInput } from '../core/context/contextSettings';
 import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
 
