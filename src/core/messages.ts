@@ -1,4 +1,8 @@
 // The conversation as the core sees it: provider-neutral messages.
+import { formatAttachedMessage, type AttachedBlock } from '../shared/attachedMessage';
+
+/** Code (or an MCP resource) the user attached to a message, as read when it was sent. */
+export type MessageAttachment = AttachedBlock;
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -24,12 +28,18 @@ export interface ChatMessage {
    * request so the server's prompt cache holds, and never shown as the message itself.
    */
   context?: string;
+  /** For role "user": what the user attached (data; the prompt text is made of it only when the request is built). */
+  attachments?: MessageAttachment[];
 }
 
-/** The text a message carries to the model: its content, then the context the harness added to it. */
-export function modelText(m: Pick<ChatMessage, 'content' | 'context'>): string {
-  if (!m.context) return m.content;
-  return m.content ? `${m.content}\n\n${m.context}` : m.context;
+/**
+ * The text a message carries to the model: the attached code (fenced blocks headed `path:start-end`) before the
+ * user's own words, then the context the harness added.
+ */
+export function modelText(m: Pick<ChatMessage, 'content' | 'context' | 'attachments'>): string {
+  const content = m.attachments?.length ? formatAttachedMessage(m.content, m.attachments) : m.content;
+  if (!m.context) return content;
+  return content ? `${content}\n\n${m.context}` : m.context;
 }
 
 /** A tool definition in the shape both wire formats accept (`{type:"function", function:{…}}`). */

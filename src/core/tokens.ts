@@ -1,5 +1,5 @@
 // Token estimation. A cheap estimate that later calibration (per model) corrects toward the server's counts.
-import type { ChatMessage, ToolDefinition } from './messages';
+import { modelText, type ChatMessage, type ToolDefinition } from './messages';
 
 /** Roughly 4 characters a token for English prose, fewer for code and JSON (more punctuation). */
 export function estimateTokens(text: string): number {
@@ -17,7 +17,8 @@ export function estimateTokens(text: string): number {
 const MESSAGE_OVERHEAD = 4;
 
 export function estimateMessageTokens(message: ChatMessage): number {
-  let n = MESSAGE_OVERHEAD + estimateTokens(message.content) + (message.context ? estimateTokens(message.context) + 1 : 0);
+  // What the message carries to the model: attached code, the text, the context the harness added.
+  let n = MESSAGE_OVERHEAD + estimateTokens(modelText(message));
   for (const call of message.toolCalls ?? []) {
     n += estimateTokens(call.name) + estimateTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)) + 4;
   }

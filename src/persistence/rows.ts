@@ -1,5 +1,5 @@
 // Turning database rows into the store's public shapes.
-import type { ChatMessage, ToolCall } from '../core/messages';
+import type { ChatMessage, MessageAttachment, ToolCall } from '../core/messages';
 import type { Row } from './journaledDatabase';
 import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
 
@@ -28,6 +28,10 @@ export function rowToMessage(row: Row): StoredMessage {
     createdAt: num(row.created_at),
   };
   if (row.context !== null && row.context !== undefined) message.context = text(row.context);
+  if (row.attachments !== null && row.attachments !== undefined) {
+    const attachments = attachmentsOf(text(row.attachments));
+    if (attachments.length) message.attachments = attachments;
+  }
   if (row.thinking !== null && row.thinking !== undefined) message.thinking = text(row.thinking);
   if (row.tool_calls !== null && row.tool_calls !== undefined) message.toolCalls = JSON.parse(text(row.tool_calls)) as ToolCall[];
   if (row.tool_call_id !== null && row.tool_call_id !== undefined) message.toolCallId = text(row.tool_call_id);
@@ -82,4 +86,21 @@ export function toChatMessage(message: StoredMessage): ChatMessage {
   if (message.toolCallId !== undefined) out.toolCallId = message.toolCallId;
   if (message.toolName !== undefined) out.toolName = message.toolName;
   return out;
+}
+
+/** Stored attachments, each checked: a damaged entry is dropped rather than failing the whole session. */
+function attachmentsOf(json: string): MessageAttachment[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((a: unknown) => {
+    if (!a || typeof a !== 'object') return [];
+    const r = a as Record<string, unknown>;
+    if (typeof r.label !== 'string' || typeof r.text !== 'string') return [];
+    return [{ label: r.label, text: r.text, ...(typeof r.languageId === 'string' && { languageId: r.languageId }), ...(typeof r.note === 'string' && { note: r.note }) }];
+  });
 }

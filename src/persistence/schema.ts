@@ -189,4 +189,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       db.run('ALTER TABLE messages ADD COLUMN context TEXT');
     },
   },
+  {
+    version: 8,
+    description: 'code the user attached to a message, as data (JSON), apart from the text they typed',
+    up(db) {
+      db.run('ALTER TABLE messages ADD COLUMN attachments TEXT');
+    },
+  },
 ];

@@ -219,11 +219,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
 }
 
 export function toChatMessage(row: StoredMessage): ChatMessage {
-  const { role, content, context, thinking, toolCalls, toolCallId, toolName } = row;
+  const { role, content, context, attachments, thinking, toolCalls, toolCallId, toolName } = row;
   return {
     role,
     content,
     ...(context && { context }),
+    ...(attachments?.length && { attachments }),
     ...(thinking && { thinking }),
     ...(toolCalls && { toolCalls }),
     ...(toolCallId && { toolCallId }),

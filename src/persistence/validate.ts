@@ -33,6 +33,9 @@ export function checkMessage(message: NewMessage): void {
   if (typeof message.content !== 'string') fail('A message content must be a string.');
   if (message.thinking !== undefined && typeof message.thinking !== 'string') fail('A message "thinking" must be a string.');
   if (message.context !== undefined && typeof message.context !== 'string') fail('A message "context" must be a string.');
+  if (message.attachments !== undefined && (!Array.isArray(message.attachments) || message.attachments.some((a) => typeof a?.label !== 'string' || typeof a?.text !== 'string'))) {
+    fail('A message\'s "attachments" must be a list of {label, text}.');
+  }
   if (message.toolCalls !== undefined) checkToolCalls(message.toolCalls);
   if (message.toolCallId !== undefined && typeof message.toolCallId !== 'string') fail('toolCallId must be a string.');
   if (message.toolName !== undefined && typeof message.toolName !== 'string') fail('toolName must be a string.');

@@ -72,11 +72,15 @@ export function splitAttachedMessage(message: string): { text: string; labels: s
   return { text: lines.slice(i + 1).join('\n'), labels };
 }
 
-/** What the panel shows for a user message: the question, then its chips on one line, never the pasted code. */
-export function compactAttachedMessage(message: string): string {
-  const split = splitAttachedMessage(message);
-  if (!split) return message;
-  return `${split.text}\n${CHIP_MARK} ${split.labels.join(' \u00b7 ')}`;
+/**
+ * What the panel shows for a user message: the question, then the labels of what was attached on one line, never the
+ * attached code. The labels come from the message's attachments; a message stored before attachments were data
+ * carries its code in the text, which is read back here (the only place that does).
+ */
+export function userMessageText(content: string, labels?: readonly string[]): string {
+  if (labels?.length) return `${content}\n${CHIP_MARK} ${labels.join(' \u00b7 ')}`;
+  const split = splitAttachedMessage(content);
+  return split ? `${split.text}\n${CHIP_MARK} ${split.labels.join(' \u00b7 ')}` : content;
 }
 
 /** A fence longer than any run of backticks in the text, so the code cannot close it early. */

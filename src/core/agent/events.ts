@@ -10,7 +10,8 @@ export type TurnEndReason =
   | 'error';
 
 export type AgentEvent =
-  | { type: 'turn_start'; turnId: string; message: string }
+  /** `attachments`: the labels of what the user attached (`src/a.ts:3-5`), the code itself is on the message. */
+  | { type: 'turn_start'; turnId: string; message: string; attachments?: string[] }
   | { type: 'round_start'; round: number }
   | { type: 'status'; message: string }
   | { type: 'thinking'; text: string }

@@ -2,7 +2,7 @@
 // tool ends it, the user cancels, or the round limit is hit. The history accumulates across rounds so
 // the model always sees its own earlier calls and their results.
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
+import type { ChatMessage, MessageAttachment, ToolCall, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
 import { ContextBudgetError } from '../context/budgetError';
@@ -92,6 +92,8 @@ export interface TurnConfig {
   contextSize?: number;
   temperature?: number;
   now?: () => number;
+  /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
+  attachments?: readonly MessageAttachment[];
   /** Persist a message the moment it exists. Awaited, so a crash loses at most the message in flight. */
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   hooks?: TurnHooks;
@@ -126,8 +128,9 @@ export async function runTurn(
     return outcome;
   };
 
-  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText });
-  await append({ role: 'user', content: userText });
+  const attachments = config.attachments?.length ? [...config.attachments] : undefined;
+  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }) });
+  await append({ role: 'user', content: userText, ...(attachments && { attachments }) });
 
   const tools = config.registry.definitions(config.allowedRisks);
   const execEnv = {

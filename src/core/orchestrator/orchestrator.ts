@@ -4,7 +4,7 @@
 // so when anything in the pipeline fails, or the answer shows work left, the ordinary single-model loop continues
 // from that history, with a notice saying why, and nothing that already ran is run again.
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ToolDefinition } from '../messages';
+import { modelText, type ChatMessage, type ToolDefinition } from '../messages';
 import { ProviderError, type ChatProvider } from '../provider';
 import { EventBus } from '../agent/events';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_TOOL_RESULT_CHARS, runTurn, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
@@ -123,14 +123,18 @@ async function runOrchestratedTurn(input: TurnInput, signal: AbortSignal): Promi
 }
 
 async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
-  const { history, text, config, options, deps } = input;
+  const { history, text: userText, config, options, deps } = input;
   const { bus, registry } = config;
+  // The planner and the executor read the request with the code attached to it; history keeps the two apart.
+  const attachments = config.attachments;
+  const text = attachments?.length ? modelText({ content: userText, attachments: [...attachments] }) : userText;
+  const request: ChatMessage = { role: 'user', content: userText, ...(attachments?.length && { attachments: [...attachments] }) };
   const { tracker } = deps;
   const { resume } = input;
   const earlier = digestConversation(history, CONVERSATION_CHARS);
   let rounds = 0;
   // A resumed run's request is already stored once its first step wrote anything.
-  let userAppended = resume !== undefined && requestIndex(history, text) >= 0;
+  let userAppended = resume !== undefined && requestIndex(history, userText) >= 0;
   const append = async (message: ChatMessage) => {
     history.push(message);
     await config.onMessage?.(message);
@@ -139,7 +143,7 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
   const appendAfterRequest = async (message: ChatMessage) => {
     if (!userAppended) {
       userAppended = true;
-      await append({ role: 'user', content: text });
+      await append(request);
     }
     await append(message);
   };
@@ -150,7 +154,7 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
   const cancelled = async () => {
     if (!userAppended) {
       userAppended = true;
-      await append({ role: 'user', content: text }).catch(() => undefined);
+      await append(request).catch(() => undefined);
     }
     return end({ reason: 'cancelled', rounds });
   };
@@ -166,12 +170,14 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     inner.on((e) => {
       if (e.type !== 'turn_start') bus.emit(e);
     });
-    const continuation = userAppended ? continuationText(text, reason, records) : text;
-    const outcome = await runTurn(history, continuation, { ...config, bus: inner }, signal);
+    // Once the request is in history, the loop continues it (its attachments are there already).
+    const continuation = userAppended ? continuationText(userText, reason, records) : userText;
+    const { attachments: _sent, ...rest } = config;
+    const outcome = await runTurn(history, continuation, { ...(userAppended ? rest : config), bus: inner }, signal);
     return { ...outcome, rounds: outcome.rounds + rounds };
   };
 
-  bus.emit({ type: 'turn_start', turnId: resume?.turnId ?? randomUUID(), message: text });
+  bus.emit({ type: 'turn_start', turnId: resume?.turnId ?? randomUUID(), message: userText, ...(attachments?.length && { attachments: attachments.map((a) => a.label) }) });
   const all = registry.definitions(config.allowedRisks);
   const executorTools: ToolDefinition[] = all.filter((t) => !NOT_FOR_EXECUTOR.has(t.name));
 

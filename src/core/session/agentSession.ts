@@ -2,7 +2,7 @@
 // turns on it. It composes the loop (src/core/agent) with what shapes each request: the fixed system prompt, the
 // tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
 // hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
-import type { ChatMessage, ToolDefinition } from '../messages';
+import type { ChatMessage, MessageAttachment, ToolDefinition } from '../messages';
 import { WorkingContextTail } from '../context/workingContext';
 import type { ContextManager } from '../contextWindow/contextManager';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
@@ -108,8 +108,9 @@ export class AgentSession {
     return built.text;
   }
 
-  async send(text: string, signal: AbortSignal): Promise<TurnOutcome> {
-    return this.runTurnWith(text, signal, undefined);
+  /** `attachments`: code (or MCP resources) the user attached, read just now; they travel on the user message. */
+  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[]): Promise<TurnOutcome> {
+    return this.runTurnWith(text, signal, undefined, attachments);
   }
 
   /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
@@ -155,7 +156,7 @@ export class AgentSession {
     await this.options.onMessageContext?.(newest);
   }
 
-  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined): Promise<TurnOutcome> {
+  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined, attachments?: readonly MessageAttachment[]): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
     this.running = true;
     try {
@@ -170,7 +171,8 @@ export class AgentSession {
       const orchestrator = this.orchestrator;
       const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =
         resume && orchestrator ? (h, _t, c, s) => orchestrator.resume(h, resume, c, s) : orchestrator ? orchestrator.run : runTurn;
-      return await turn(this.history, text, this.turnConfig(), signal);
+      const config = this.turnConfig();
+      return await turn(this.history, text, attachments?.length ? { ...config, attachments } : config, signal);
     } finally {
       this.running = false;
       this.turn = undefined;

@@ -37,7 +37,7 @@ import type { EditorSessionService } from '../sessions/sessionService';
 import { showCompression } from '../sessions/liveCompression';
 import { buildAttachedMessage, type AttachedMessage } from '../codeToChat/readAttachments';
 import type { ResourceReader } from '../codeToChat/resourceBlocks';
-import { compactAttachedMessage, splitAttachedMessage } from '../../shared/attachedMessage';
+import { userMessageText } from '../../shared/attachedMessage';
 import { untilAborted } from '../../core/abortable';
 import type { SavedRun } from '../../core/orchestrator';
 import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
@@ -178,7 +178,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
       const chips = options.chips === false ? [] : this.deps.store.attachments;
       const reader = { readFile: (path: string) => this.deps.fs.readFile(path), ...(this.deps.readResource && { readResource: this.deps.readResource }) };
       const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, reader, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
-      await this.runOneTurn(attached?.message ?? text, abort.signal, attached);
+      await this.runOneTurn(text, abort.signal, attached);
     } finally {
       this.turn = undefined;
       this.setBusy(false);
@@ -374,7 +374,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
       available = await this.models.contextWindow(settings, model, signal);
     } catch (err) {
       // Nothing reached the model: show the message and the reason, keep the history (and the chips) unchanged.
-      store.dispatch({ type: 'turn_start', text: compactAttachedMessage(text) });
+      store.dispatch({ type: 'turn_start', text: userMessageText(text, attached?.blocks.map((b) => b.label)) });
       if (!signal.aborted) {
         const why = errorMessage(err);
         this.deps.log.error(`turn not started: ${why}`);
@@ -406,7 +406,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
     if (unusable.length) this.deps.log.warn(`settings: localharness.approval.sensitivePatterns: ignored ${unusable.map((p) => `"${p}"`).join(', ')} (empty, negated or not a valid glob; the built-in patterns cannot be removed)`);
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.
-    const recording = await this.deps.sessions?.forTurn(splitAttachedMessage(text)?.text ?? text, { model, provider: settings.provider });
+    const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
     const planned = chooseOrchestrator(settings, model, this.plannedTurn);
     if (planned.kind === 'unavailable' && this.plannedTurn) store.notice(planned.reason);
     const protocol = await this.deps.setupChecks?.startingProtocol(settings.agent.toolProtocol ?? 'auto', provider, model);
@@ -466,7 +466,7 @@ export class HarnessController implements ChatController, vscode.Disposable {
       outcome =
         resume && this.agent.session.planned
           ? await this.agent.session.resumePlan(resume, signal)
-          : await this.agent.session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal);
+          : await this.agent.session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks);
     } finally {
       this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);

@@ -1,14 +1,14 @@
 // Maps the core's AgentEvents to the chat view's UI events (pure; no vscode).
 import type { AgentEvent } from '../../core/agent/events';
 import type { ChatEvent, ErrorAction } from '../../shared/protocol';
-import { compactAttachedMessage } from '../../shared/attachedMessage';
+import { userMessageText } from '../../shared/attachedMessage';
 import { planNotice, stepNotice } from '../orchestrator/orchestratorNotices';
 
 export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
   switch (event.type) {
     case 'turn_start':
       // Attached code is for the model; the panel shows the question and the chips' labels.
-      return [{ type: 'turn_start', text: compactAttachedMessage(event.message) }];
+      return [{ type: 'turn_start', text: userMessageText(event.message, event.attachments) }];
     case 'round_start':
       return [{ type: 'round_start' }];
     case 'status':

@@ -2,7 +2,7 @@
 import type { ChatMessage } from '../../core/messages';
 import type { ChatItem, ToolItem } from '../../shared/protocol';
 import { capText } from '../../shared/chatState';
-import { compactAttachedMessage } from '../../shared/attachedMessage';
+import { userMessageText } from '../../shared/attachedMessage';
 import { formatArguments } from './agentEventMapping';
 
 /** `notes`: notice lines to show before the message at that index (a planned run, where it happened). */
@@ -20,7 +20,7 @@ export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1, n
       case 'system':
         break;
       case 'user':
-        items.push({ kind: 'user', id: id(), text: compactAttachedMessage(message.content) });
+        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, message.attachments?.map((a) => a.label)) });
         break;
       case 'assistant':
         if (message.content || message.thinking) {

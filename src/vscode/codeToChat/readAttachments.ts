@@ -1,4 +1,4 @@
-// Turns the pending context chips into the message the model gets, reading each file when the message is sent
+// Reads the pending context chips when the message is sent, into the attachments the user message carries
 // (through the editor's file system, so unsaved edits are seen) and each MCP resource through its server.
 // No vscode import: tested under node.
 import { isResourceAttachment, type Attachment, type CodeAttachment } from '../../shared/protocol';
@@ -25,7 +25,9 @@ export interface AttachedRead {
 }
 
 export interface AttachedMessage {
-  /** What the model gets. */
+  /** What was attached, as read now: data on the user message (the model gets it as fenced blocks before the text). */
+  blocks: AttachedBlock[];
+  /** The request as the model reads it (the blocks, then the text), for a caller that needs the whole text. */
   message: string;
   reads: AttachedRead[];
 }
@@ -70,7 +72,7 @@ export async function buildAttachedMessage(
     blocks.push(block.block);
     reads.push({ path: attachment.path, ...(block.lines && { range: block.lines }) });
   }
-  return { message: formatAttachedMessage(userText, blocks), reads };
+  return { blocks, message: formatAttachedMessage(userText, blocks), reads };
 }
 
 /** The chip's lines as they are now, clipped on a line boundary to `maxChars`. */

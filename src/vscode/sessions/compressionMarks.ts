@@ -3,7 +3,7 @@
 import type { ChatMessage } from '../../core/messages';
 import type { StoredMessage } from '../../persistence/types';
 import type { CompressedMark } from '../../shared/compressedMarks';
-import { compactAttachedMessage } from '../../shared/attachedMessage';
+import { userMessageText } from '../../shared/attachedMessage';
 
 /** The mark for `messages[index]` now reading `text`; undefined for messages the panel does not show. */
 export function markFor(messages: readonly ChatMessage[], index: number, text: string): CompressedMark | undefined {
@@ -46,6 +46,6 @@ function targetOf(message: ChatMessage): CompressedMark['target'] | undefined {
 
 function keyOf(message: ChatMessage): string {
   if (message.role === 'tool') return message.toolCallId ?? '';
-  // The panel shows a user message with attached code compactly (src/shared/attachedMessage.ts).
-  return message.role === 'user' ? compactAttachedMessage(message.content) : message.content;
+  // The panel shows a user message with its attachments' labels, not their code (src/shared/attachedMessage.ts).
+  return message.role === 'user' ? userMessageText(message.content, message.attachments?.map((a) => a.label)) : message.content;
 }

@@ -2,7 +2,7 @@
 // and the compact form the panel shows, recovered from the stored message alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attachmentLabel, compactAttachedMessage, formatAttachedMessage, splitAttachedMessage } from '../../../src/shared/attachedMessage';
+import { attachmentLabel, formatAttachedMessage, splitAttachedMessage, userMessageText } from '../../../src/shared/attachedMessage';
 
 test('labels name the file and the 1-based lines; a whole file is just its path', () => {
   assert.equal(attachmentLabel({ path: 'src/a.ts', startLine: 3, endLine: 5 }), 'src/a.ts:3-5');
@@ -35,7 +35,9 @@ test('the model gets each chip as a fenced block under its header, then the ques
     ].join('\n'),
   );
   assert.deepEqual(splitAttachedMessage(message), { text: 'Explain this code.', labels: ['src/a.ts:3-4', 'README.md'] });
-  assert.equal(compactAttachedMessage(message), `Explain this code.\nAttached: src/a.ts:3-4 \u00b7 README.md`);
+  // A message stored before attachments were data is shown from its text; a new one from its labels.
+  assert.equal(userMessageText(message), `Explain this code.\nAttached: src/a.ts:3-4 \u00b7 README.md`);
+  assert.equal(userMessageText('Explain this code.', ['src/a.ts:3-4', 'README.md']), `Explain this code.\nAttached: src/a.ts:3-4 \u00b7 README.md`);
 });
 
 test('code containing fences gets a longer fence, and the question may itself contain code blocks', () => {
@@ -58,7 +60,7 @@ test('any other message is shown as it is', () => {
     'Code attached to this message (2 blocks, as it is in the editor now):\n\nsrc/a.ts\n```\nx\n```\n\nonly one block',
   ]) {
     assert.equal(splitAttachedMessage(text), undefined, text);
-    assert.equal(compactAttachedMessage(text), text);
+    assert.equal(userMessageText(text), text);
   }
   assert.equal(formatAttachedMessage('no chips', []), 'no chips');
 });
