@@ -35,7 +35,7 @@ import { describeEventForLog } from '../src/vscode/log/eventLog';
 import { Logger, type LogSink } from '../src/vscode/log/logger';
 import { EditorSessionService } from '../src/vscode/sessions/sessionService';
 import { showCompression } from '../src/vscode/sessions/liveCompression';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../src/vscode/settings/harnessSettings';
 import { statusText, statusTooltip } from '../src/vscode/status/statusText';
 
 const ROUNDS = Number(process.env.LONGCHAT_ROUNDS ?? 200);

@@ -7,7 +7,7 @@ import type { ChatMessage } from '../../core/messages';
 import type { CompressionReport } from '../../core/compression/compressor';
 import type { ContextState } from '../../core/compression/view';
 import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
-import type { HarnessSettings } from '../harnessSettings';
+import type { HarnessSettings } from '../settings/harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
 import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';

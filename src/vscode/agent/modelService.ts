@@ -2,8 +2,8 @@
 // probe timeout (which also decides whether the server is "unreachable"), and the context window per model.
 import { ProviderError, type ChatProvider, type ModelInfo } from '../../core/provider';
 import { errorMessage, type Logger } from '../log/logger';
-import { serverUrl, type HarnessSettings } from '../harnessSettings';
-import { originOf } from '../serverSettings';
+import { serverUrl, type HarnessSettings } from '../settings/harnessSettings';
+import { originOf } from '../settings/serverSettings';
 import { isUnauthorized, missingKeyNotice, noModelMessage, serverName, unreachableMessage } from './modelText';
 
 export type TurnEngine = typeof import('./turnEngine');

@@ -1,6 +1,6 @@
 // Plain-words messages about the server and its models, with the next step to take. Pure (unit-tested).
-import type { HarnessSettings } from '../harnessSettings';
-import { serverUrl } from '../harnessSettings';
+import type { HarnessSettings } from '../settings/harnessSettings';
+import { serverUrl } from '../settings/harnessSettings';
 import { sameModel } from '../../core/modelNames';
 
 export function serverName(settings: HarnessSettings): string {

@@ -9,9 +9,9 @@ import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../log/logger';
-import type { HarnessSettings } from '../harnessSettings';
-import { serverUrl } from '../harnessSettings';
-import { originOf } from '../serverSettings';
+import type { HarnessSettings } from '../settings/harnessSettings';
+import { serverUrl } from '../settings/harnessSettings';
+import { originOf } from '../settings/serverSettings';
 import { LoggingProvider } from './loggingProvider';
 
 export { ApprovalGate } from '../../core/approval/gate';

@@ -11,7 +11,7 @@ import { IndexQueue } from '../../indexing/indexQueue';
 import type { IndexResult } from '../../indexing/indexer';
 import type { Logger } from '../log/logger';
 import type { EditorSessionService } from '../sessions/sessionService';
-import { serverUrl } from '../harnessSettings';
+import { serverUrl } from '../settings/harnessSettings';
 import { waitUntilIdle } from './idle';
 import { registerIndexCodeActions } from './indexCodeActions';
 import { registerKnowledgeCommands } from './indexCommands';

@@ -1,7 +1,7 @@
 // Which model answers a server's sampling request: the chat's own, through the same provider and settings
 // (and the same model-server consent) a chat turn would use right now.
 import type { ChatProvider } from '../../core/provider';
-import type { HarnessSettings, ParsedSettings } from '../harnessSettings';
+import type { HarnessSettings, ParsedSettings } from '../settings/harnessSettings';
 
 export interface SamplingModelSource {
   /** The model the chat uses now, for the approval dialog; undefined when none is chosen yet. */

@@ -2,8 +2,8 @@
 // builds a provider for each through its ModelService, so API keys stay bound to their server's origin.
 import type { OrchestratorEndpoint, OrchestratorOptions } from '../../core/orchestrator';
 import type { ChatProvider } from '../../core/provider';
-import { serverUrl, type HarnessSettings } from '../harnessSettings';
-import { withDestination } from '../serverSettings';
+import { serverUrl, type HarnessSettings } from '../settings/harnessSettings';
+import { withDestination } from '../settings/serverSettings';
 
 export interface OrchestratorEndpointChoice {
   /** The chat's settings pointed at this endpoint's server (same provider kind). */

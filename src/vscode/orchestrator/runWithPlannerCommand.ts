@@ -2,7 +2,7 @@
 // executor model, even when `localharness.orchestrator.enabled` is off. Without an executor model there is nothing
 // to run it on: the message says which setting to fill, with a button that opens it.
 import * as vscode from 'vscode';
-import type { HarnessSettings } from '../harnessSettings';
+import type { HarnessSettings } from '../settings/harnessSettings';
 import type { Logger } from '../log/logger';
 import { EXECUTOR_MISSING } from './orchestratorEndpoints';
 

@@ -12,7 +12,7 @@ import { createChatProvider } from '../../../src/vscode/agent/turnEngine';
 import { ApiKeyVault, LEGACY_API_KEY_NAME } from '../../../src/vscode/apiKeyVault';
 import { MemorySecrets } from '../../helpers/memorySecrets';
 import { Logger, Redactor } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import type { ChatProvider } from '../../../src/core/provider';
 

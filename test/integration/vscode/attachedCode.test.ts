@@ -16,7 +16,7 @@ import { ChatStateStore } from '../../../src/vscode/chat/chatStateStore';
 import { buildAttachedMessage } from '../../../src/vscode/codeToChat/readAttachments';
 import { markFor } from '../../../src/vscode/sessions/compressionMarks';
 import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import type { Attachment } from '../../../src/shared/protocol';
 

@@ -23,12 +23,12 @@ import {
   createSandboxLauncher,
   createToolRegistry,
 } from '../../../src/vscode/agent/turnEngine';
-import type { HarnessSettings } from '../../../src/vscode/harnessSettings';
+import type { HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
 import type { ToolAccess } from '../../../src/vscode/agent/toolAccess';
 import { ALLOW, ALLOW_NETWORK, ALLOW_SESSION, DENY, RUN_UNSANDBOXED, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
 import { describeEventForLog } from '../../../src/vscode/log/eventLog';
 import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 /** Clicks the scripted buttons in order; records the dialogs it saw. */

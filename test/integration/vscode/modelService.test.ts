@@ -5,7 +5,7 @@ import { createServer, type Socket } from 'node:net';
 import { startFakeOllamaServer, startFakeOpenAIServer } from '../../helpers/fakeLlm';
 import { ModelService } from '../../../src/vscode/agent/modelService';
 import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import { closedPort } from '../../helpers/fakeLlm/streamHelpers';
 

@@ -17,7 +17,7 @@ import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/vscode/agent/turnEngine';
 import { Logger } from '../../../src/vscode/log/logger';
 import { EditorSessionService } from '../../../src/vscode/sessions/sessionService';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
 import { SetupCheckMemory } from '../../../src/vscode/setupCheck/setupCheckMemory';
 import { startFakeOllamaServer } from '../../helpers/fakeLlm';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
 import { modelDetail, modelListProblem, sameModel, unreachableMessage } from '../../../src/vscode/agent/modelText';
 
 test('Ollama model names match with or without :latest', () => {

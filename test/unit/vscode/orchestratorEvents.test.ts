@@ -21,7 +21,7 @@ import { hotContextView } from '../../../src/vscode/chat/hotContextView';
 import { Logger } from '../../../src/vscode/log/logger';
 import { chooseOrchestrator, orchestratorOptions } from '../../../src/vscode/orchestrator/orchestratorEndpoints';
 import { planNotice, stepNotice } from '../../../src/vscode/orchestrator/orchestratorNotices';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/harnessSettings';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
 import { ChatViewStateSchema } from '../../../src/shared/protocol';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 

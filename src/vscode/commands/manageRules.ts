@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import type { ApprovalRule } from '../../core/approval/gate';
 import type { Logger } from '../log/logger';
-import { describeServerChoice, type ServerChoice, type ServerChoiceStore } from '../serverConsent';
-import { listRules, parseRules, withoutRules, type ListedRule, type WorkspaceRuleStore } from './rules';
+import { describeServerChoice, type ServerChoice, type ServerChoiceStore } from '../settings/serverConsent';
+import { listRules, parseRules, withoutRules, type ListedRule, type WorkspaceRuleStore } from '../approval/rules';
 
 type RuleItem = vscode.QuickPickItem & ({ listed: ListedRule; server?: undefined } | { server: ServerChoice; listed?: undefined });
 

@@ -3,7 +3,7 @@
 // "Manage Approval Rules". A dismissed dialog (Escape, Cancel) means no for this window only. Pure (no 'vscode'
 // import): the dialog and the workspace storage are injected.
 import type { HarnessSettings } from './harnessSettings';
-import { RecordStore, type MementoLike } from './common/recordStore';
+import { RecordStore, type MementoLike } from '../common/recordStore';
 import {
   destinationKey,
   destinationOf,

@@ -1,13 +1,13 @@
 // The `localharness.*` settings as one typed object. Pure (no 'vscode' import) so it is unit-tested;
 // callers pass a `get` (serverSettings.ts builds one that reads the server and approval keys from the user's own
 // settings only). Read at the start of every turn, so changes apply without a reload.
-import type { ApprovalRule } from '../core/approval/gate';
-import { RISK_LEVELS, type RiskLevel } from '../core/tools/tool';
-import { parseRules } from './approval/rules';
-import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/turnHooksSettings';
-import { parseContextSettings, type ContextSettingsInput } from '../core/context/contextSettings';
+import type { ApprovalRule } from '../../core/approval/gate';
+import { RISK_LEVELS, type RiskLevel } from '../../core/tools/tool';
+import { parseRules } from '../approval/rules';
+import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
+import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
-import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
+import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
 
