@@ -6,28 +6,32 @@ import * as vscode from 'vscode';
 import { HarnessController } from './vscode/agent/harnessController';
 import { createModalApprovalAsker } from './vscode/approval/modalAsker';
 import { ProposedContentProvider, registerProposedContent } from './vscode/approval/proposedContent';
-import { WorkspaceRuleStore } from './vscode/approval/rules';
-import { ChatStateStore } from './vscode/chat/chatStateStore';
+import { WorkspaceRuleStore } from './editor/approval/rules';
+import { ChatStateStore } from './editor/chat/chatStateStore';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { registerCommands } from './vscode/commands/register';
 import { EditorActivityWatcher } from './vscode/editorActivity';
-import { Logger, Redactor } from './vscode/log/logger';
+import { Logger, Redactor } from './editor/log/logger';
 import { VsCodeFileSystem } from './vscode/ports/vsCodeFileSystem';
 import { VsCodeTerminalRunner } from './vscode/ports/vsCodeTerminalRunner';
 import { ApiKeyStore } from './vscode/secrets';
-import { ServerChoiceStore, ServerConsent } from './vscode/settings/serverConsent';
+import { ServerChoiceStore, ServerConsent } from './editor/settings/serverConsent';
 import { askServerInModal } from './vscode/settings/serverConsentDialog';
 import { userOpenaiOrigin } from './vscode/settings/settingsReader';
 import { HarnessStatusBar } from './vscode/status/statusBar';
-import { createSessionService, registerSessionCommands } from './vscode/sessions/registerSessions';
+import { registerHistory } from './vscode/history/registerHistory';
+import { createSessionService } from './vscode/sessions/sessionDatabase';
+import { EditorSettings } from './vscode/settings/editorSettings';
+import { ModelService } from './editor/models/modelService';
+import { engineLoader } from './editor/engine/engineLoader';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
-import { samplingModelOf } from './vscode/mcp/samplingModel';
+import { samplingModelOf } from './editor/mcp/samplingModel';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
-import { SetupCheckMemory } from './vscode/setupCheck/setupCheckMemory';
+import { SetupCheckMemory } from './editor/setupCheck/setupCheckMemory';
 import { SetupReportPanel } from './vscode/setupCheck/setupPanel';
 
 /** Stops the MCP servers on deactivate and waits until their processes are gone (no orphans). */
@@ -56,8 +60,14 @@ export function activate(context: vscode.ExtensionContext): void {
         `model server named by this workspace, ${question.workspace.url}: ${answer === 'allow' ? 'allowed' : answer === 'deny' ? 'denied; using ' + question.user.url : 'dialog dismissed; using ' + question.user.url + ' in this window'}`,
       ),
   });
+  // Settings as the next request uses them (the workspace's model server once allowed), and the model server.
+  const settings = new EditorSettings({ serverConsent, onListenerError: (err) => log.error('a settings listener failed', err) });
+  const loadEngine = engineLoader();
+  const models = new ModelService({ log, apiKeys, loadEngine });
+  sub.push(settings);
   // MCP servers start when the chat is first shown or a turn starts, never at activation.
-  const mcp = createMcp({ context, log, redactor, getRegistry: () => controller.toolRegistry(), samplingModel: samplingModelOf(() => controller) });
+  const samplingModel = samplingModelOf({ settings, models, chatModel: () => controller.statusInfo().model });
+  const mcp = createMcp({ context, log, redactor, getRegistry: () => controller.toolRegistry(), samplingModel });
   shutdownMcp = () => mcp.service.shutdown();
   // The servers' prompts and resources, for the chat's slash commands and resource chips.
   const mcpChat = mcpChatSource(mcp.service);
@@ -65,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const sessions = createSessionService(context, store, log);
   const fs = new VsCodeFileSystem();
   // The workspace index: built on the first index action or the first turn that finds an index, never here.
-  const knowledge = createKnowledgeService({ sessions, fs, log, store, controller: () => controller });
+  const knowledge = createKnowledgeService({ sessions, fs, log, store, settings, models, chat: () => controller });
   // Per-model memories between sessions (token calibration, the window found, setup check results).
   const globalKv = {
     get: (key: string) => context.globalState.get<string>(`localharness.calibration.${key}`),
@@ -81,8 +91,9 @@ export function activate(context: vscode.ExtensionContext): void {
     knowledge: knowledge.session,
     readResource: (server, uri, signal) => mcpChat.readResource(server, uri, signal),
     rules,
-    apiKeys,
-    serverConsent,
+    settings,
+    models,
+    loadEngine,
     ask: createModalApprovalAsker({ proposals, log }),
     fs,
     calibration: globalKv,
@@ -121,10 +132,22 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     new EditorActivityWatcher((activity) => controller.setEditorActivity(activity)),
     apiKeys.onDidChange(() => (controller.invalidateSession('API key changed'), knowledge.invalidate())),
-    ...registerSessionCommands({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
+    ...registerHistory({ service: sessions, controller, chatView, store, log, fs, workspaceState: context.workspaceState }),
     setupPanel,
-    ...registerCommands({ controller, chatView, rules, servers, apiKeys, log, channel, extensionId: context.extension.id, setup: { controller, memory: setupMemory, panel: setupPanel, log, onChecked: () => void chatView.refreshModels() } }),
-    ...registerKnowledge({ context, service: knowledge, controller, store, fs, log }),
+    ...registerCommands({
+      chat: controller,
+      settings,
+      models,
+      chatView,
+      rules,
+      servers,
+      apiKeys,
+      log,
+      channel,
+      extensionId: context.extension.id,
+      setup: { settings, models, invalidateSession: (why) => controller.invalidateSession(why), memory: setupMemory, panel: setupPanel, log, onChecked: () => void chatView.refreshModels() },
+    }),
+    ...registerKnowledge({ context, service: knowledge, chat: controller, settings, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),
     registerChatCodeActions(),

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { EditorActivity } from '../core/context/tracker';
 import { folderPath } from './ports/vsCodeFileSystem';
-import { selectionLines } from './selectionLines';
+import { selectionLines } from '../editor/selectionLines';
 
 const DEBOUNCE_MS = 300;
 

@@ -1,8 +1,8 @@
 // API keys for OpenAI-compatible servers live in SecretStorage (the OS keychain), never in settings or logs, one
 // per server origin (apiKeyVault.ts): a key is only ever sent to the server it was entered for.
 import * as vscode from 'vscode';
-import type { Redactor } from './log/logger';
-import { ApiKeyVault, isApiKeyName } from './apiKeyVault';
+import type { Redactor } from '../editor/log/logger';
+import { ApiKeyVault, isApiKeyName } from '../editor/apiKeyVault';
 
 export class ApiKeyStore {
   private readonly vault: ApiKeyVault;

@@ -1,5 +1,5 @@
 // Bridge timers a test fires by hand: nothing runs until flush(), so batching can be checked step by step.
-import type { BridgeTimers } from '../../src/vscode/chat/webviewBridge';
+import type { BridgeTimers } from '../../src/editor/chat/webviewBridge';
 
 export class ManualTimers implements BridgeTimers {
   private queue = new Map<number, () => void>();

@@ -1,5 +1,5 @@
 // A SecretPort double backed by a Map (VS Code's SecretStorage, as the API key vault uses it).
-import type { SecretPort } from '../../src/vscode/apiKeyVault';
+import type { SecretPort } from '../../src/editor/apiKeyVault';
 
 export class MemorySecrets implements SecretPort {
   readonly values = new Map<string, string>();

@@ -1,6 +1,6 @@
 // A LogSink test double that keeps every line: `lines` with the level in front, as the output channel shows them,
 // and `messages` as logged.
-import type { LogSink } from '../../src/vscode/log/logger';
+import type { LogSink } from '../../src/editor/log/logger';
 
 export class RecordingLogSink implements LogSink {
   readonly lines: string[] = [];

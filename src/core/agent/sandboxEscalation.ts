@@ -1,7 +1,7 @@
 // What an approval grants a sandboxed command, and the one way past the sandbox: when it blocked a command, the
 // user may run it once without it, in a dialog that says exactly that. Nobody to ask means no way past.
 import type { ApprovalDecision, ApprovalGate } from '../approval/gate';
-import type { SensitivePaths } from '../approval/sensitivePaths';
+import type { SensitivePaths } from '../workspace/sensitivePaths';
 import type { TurnDenials } from '../approval/turnDenials';
 import type { WriteTarget } from '../approval/writeTargets';
 import type { SandboxGrant } from '../sandbox/types';

@@ -3,7 +3,8 @@
 // user requires (description.unsandboxed), is asked every time: only a deny rule decides it without asking, and an
 // answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
-import { SensitivePaths } from './sensitivePaths';
+import { SensitivePaths } from '../workspace/sensitivePaths';
+import { commandHasPrefix } from '../commandPrefix';
 
 export type ApprovalScope = 'once' | 'session' | 'workspace';
 
@@ -168,15 +169,6 @@ export function ruleMatches(rule: ApprovalRule, request: ApprovalRequest): boole
 }
 
 /** "npm test" matches "npm test" and "npm test -- -x" but not "npm testing" or "npm test && rm -rf /". */
-export function commandHasPrefix(command: string, prefix: string): boolean {
-  const c = command.trim().replace(/\s+/g, ' ');
-  const p = prefix.trim().replace(/\s+/g, ' ');
-  if (p === '') return false;
-  if (c !== p && !c.startsWith(p + ' ')) return false;
-  // A prefix rule never covers chained or redirected commands.
-  return !/[;&|`$<>\n]|\$\(/.test(c.slice(p.length));
-}
-
 function ruleFor(request: ApprovalRequest): ApprovalRule {
   const command = request.description.command;
   return command !== undefined

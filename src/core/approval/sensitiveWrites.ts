@@ -1,6 +1,6 @@
 // Turns a call's write targets into the sensitive-file warning the approval dialog shows.
 import type { ApprovalDescription } from '../tools/tool';
-import { packageJsonCommandsChanged, type SensitivePaths } from './sensitivePaths';
+import { packageJsonCommandsChanged, type SensitivePaths } from '../workspace/sensitivePaths';
 import type { WriteTarget } from './writeTargets';
 
 export interface SensitiveInfo {

@@ -1,6 +1,6 @@
 // Deny means deny for the rest of the turn: an identical call, or any call writing a file whose write was
 // denied, is refused without a new dialog (dialog after dialog trains people to click Allow).
-import { canonicalJson } from './sensitivePaths';
+import { canonicalJson } from '../workspace/sensitivePaths';
 import type { WriteTarget } from './writeTargets';
 
 export interface Refusal {

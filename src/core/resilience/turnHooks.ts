@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel } from '../tools/tool';
 import { RepetitionDetector } from '../analysis/repetition';
 import { claimedMissingTools } from '../analysis/missingTools';
-import { createResponsePolicy, type ResponsePolicy } from '../analysis/responsePolicy';
+import { createResponsePolicy, type ResponsePolicy } from './responsePolicy';
 import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocol';
 import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';

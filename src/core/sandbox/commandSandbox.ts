@@ -2,8 +2,8 @@
 // for one command (what it may write, what stays read-only). The runner enforces the policy (node/sandbox).
 import * as path from 'node:path';
 import type { FileSystemPort, SandboxPolicy, SandboxSupport } from '../ports';
-import { commandHasPrefix } from '../approval/gate';
-import { SensitivePaths } from '../approval/sensitivePaths';
+import { commandHasPrefix } from '../commandPrefix';
+import { SensitivePaths } from '../workspace/sensitivePaths';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import { protectedPaths } from './protectedPaths';
 import type { SandboxSettings } from './sandboxSettings';

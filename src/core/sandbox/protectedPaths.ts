@@ -11,7 +11,7 @@
 // is a dangling symbolic link.
 import * as path from 'node:path';
 import type { FileSystemPort, ProtectedPath } from '../ports';
-import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../approval/sensitivePaths';
+import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../workspace/sensitivePaths';
 import { isInside } from '../workspace/workspaceRoots';
 
 /** A literal path a pattern names, as segments, and whether it names a folder ("x/**"). */

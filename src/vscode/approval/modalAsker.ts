@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ApprovalAsker, ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
-import type { Logger } from '../log/logger';
-import { buildApprovalDialog, dialogButtons, outcomeForAnswer } from './dialog';
+import type { Logger } from '../../editor/log/logger';
+import { buildApprovalDialog, dialogButtons, outcomeForAnswer } from '../../editor/approval/dialog';
 import { PROPOSED_SCHEME, type ProposedContentProvider } from './proposedContent';
 
 export interface ModalAskerDeps {

@@ -2,11 +2,11 @@
 // routes the panel's intents to the ChatController. It holds no conversation state of its own.
 import * as vscode from 'vscode';
 import type { HostToWebview, PanelCommand, WebviewToHost } from '../../shared/protocol';
-import type { ChatController, ModelList } from './controller';
-import type { ChatStateStore } from './chatStateStore';
-import { WebviewBridge, type ChatLog } from './webviewBridge';
-import { buildWebviewHtml } from './webviewHtml';
-import { createNonce } from './nonce';
+import type { ChatController, ModelList } from '../../editor/chat/controller';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import { WebviewBridge, type ChatLog } from '../../editor/chat/webviewBridge';
+import { buildWebviewHtml } from '../../editor/chat/webviewHtml';
+import { createNonce } from '../../editor/chat/nonce';
 
 export const CHAT_VIEW_ID = 'localharness.chat';
 

@@ -2,8 +2,8 @@
 // lightbulb), and "Explain with Local Harness" on a selection (only when asked: Ctrl+. or the context menu).
 // A sibling of the indexing provider (src/vscode/knowledge/indexCodeActions.ts): its own registration and kinds.
 import * as vscode from 'vscode';
-import { selectionLines } from '../selectionLines';
-import { codeValue, EXPLAIN_ACTION_TITLE, fixActionTitle, type ProblemInfo } from './prompts';
+import { selectionLines } from '../../editor/selectionLines';
+import { codeValue, EXPLAIN_ACTION_TITLE, fixActionTitle, type ProblemInfo } from '../../editor/codeToChat/prompts';
 
 export const FIX_DIAGNOSTIC_COMMAND = 'localharness.fixDiagnostic';
 export const EXPLAIN_RANGE_COMMAND = 'localharness.explainRange';

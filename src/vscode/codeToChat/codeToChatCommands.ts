@@ -2,14 +2,14 @@
 // short request at once. Each opens and focuses the chat. While a turn runs, a verb attaches the code, puts its
 // request in the message box and says so: nothing is queued behind the user's back.
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from '../commands/loggedCommands';
+import { registerLoggedCommands } from '../common/loggedCommands';
 import type { Attachment } from '../../shared/protocol';
-import type { ChatStateStore } from '../chat/chatStateStore';
-import type { Logger } from '../log/logger';
-import { selectionLines } from '../selectionLines';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import type { Logger } from '../../editor/log/logger';
+import { selectionLines } from '../../editor/selectionLines';
 import { EXPLAIN_RANGE_COMMAND, FIX_DIAGNOSTIC_COMMAND, problemOf } from './chatCodeActions';
 import { attachmentFor } from './editorAttachment';
-import { BUSY_NOTE, EXPLAIN_PROMPT, fixCodePrompt, fixProblemPrompt, linesAround, WRITE_TESTS_PROMPT, type ProblemInfo } from './prompts';
+import { BUSY_NOTE, EXPLAIN_PROMPT, fixCodePrompt, fixProblemPrompt, linesAround, WRITE_TESTS_PROMPT, type ProblemInfo } from '../../editor/codeToChat/prompts';
 
 export interface CodeToChatDeps {
   controller: { readonly busy: boolean; send(text: string): Promise<void> };

@@ -2,9 +2,9 @@
 // this workspace's settings name, in a QuickPick and revokes the picked ones.
 import * as vscode from 'vscode';
 import type { ApprovalRule } from '../../core/approval/gate';
-import type { Logger } from '../log/logger';
-import { describeServerChoice, type ServerChoice, type ServerChoiceStore } from '../settings/serverConsent';
-import { listRules, parseRules, withoutRules, type ListedRule, type WorkspaceRuleStore } from '../approval/rules';
+import type { Logger } from '../../editor/log/logger';
+import { describeServerChoice, type ServerChoice, type ServerChoiceStore } from '../../editor/settings/serverConsent';
+import { listRules, parseRules, withoutRules, type ListedRule, type WorkspaceRuleStore } from '../../editor/approval/rules';
 
 type RuleItem = vscode.QuickPickItem & ({ listed: ListedRule; server?: undefined } | { server: ServerChoice; listed?: undefined });
 

@@ -1,20 +1,24 @@
 // Every `localharness.*` command, bound to the objects activation created.
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from './loggedCommands';
-import type { HarnessController } from '../agent/harnessController';
+import { registerLoggedCommands } from '../common/loggedCommands';
+import type { ChatController } from '../../editor/chat/controller';
+import type { ModelService } from '../../editor/models/modelService';
+import type { EditorSettings } from '../settings/editorSettings';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import { manageApprovalRules } from './manageRules';
-import type { WorkspaceRuleStore } from '../approval/rules';
-import type { Logger } from '../log/logger';
+import type { WorkspaceRuleStore } from '../../editor/approval/rules';
+import type { Logger } from '../../editor/log/logger';
 import type { ApiKeyStore } from '../secrets';
-import type { ServerChoiceStore } from '../settings/serverConsent';
-import { originOf } from '../settings/serverSettings';
+import type { ServerChoiceStore } from '../../editor/settings/serverConsent';
+import { originOf } from '../../editor/settings/serverSettings';
 import { selectModelCommand } from './selectModel';
 import { runWithPlanner } from '../orchestrator/runWithPlannerCommand';
 import { checkModelSetup, pickerSetup, type SetupCheckDeps } from '../setupCheck/setupCheckCommand';
 
 export interface CommandDeps {
-  controller: HarnessController;
+  chat: ChatController & { readonly busy: boolean; sendWithPlanner(text: string): Promise<void> };
+  settings: EditorSettings;
+  models: ModelService;
   chatView: ChatViewProvider;
   rules: WorkspaceRuleStore;
   servers: ServerChoiceStore;
@@ -27,27 +31,27 @@ export interface CommandDeps {
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { controller, chatView, log } = deps;
+  const { chat, chatView, log } = deps;
   const focusChat = async () => {
     await vscode.commands.executeCommand('localharness.chat.focus');
     chatView.focusInput();
   };
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'localharness.newChat': async () => {
-      await controller.newChat();
+      await chat.newChat();
       await focusChat();
     },
-    'localharness.stop': () => controller.stop(),
-    'localharness.selectModel': () => selectModelCommand(controller, log, deps.setup && pickerSetup(deps.setup)),
+    'localharness.stop': () => chat.stop(),
+    'localharness.selectModel': () => selectModelCommand(deps, deps.setup && pickerSetup(deps.setup)),
     'localharness.checkSetup': (model) => (deps.setup ? checkModelSetup(deps.setup, model) : undefined),
     'localharness.showLogs': () => deps.channel.show(true),
     'localharness.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
     'localharness.focusChat': focusChat,
     'localharness.manageApprovalRules': () =>
-      manageApprovalRules({ rules: deps.rules, servers: deps.servers, log, onServersChanged: () => controller.serverChoicesChanged() }),
+      manageApprovalRules({ rules: deps.rules, servers: deps.servers, log, onServersChanged: () => deps.settings.serverChoicesChanged() }),
     'localharness.setApiKey': () => setApiKey(deps),
-    'localharness.checkServer': () => checkServer(controller),
-    'localharness.runWithPlanner': () => runWithPlanner({ controller, focusChat, log }),
+    'localharness.checkServer': () => checkServer(deps),
+    'localharness.runWithPlanner': () => runWithPlanner({ chat, settings: deps.settings, focusChat, log }),
     'localharness.showHotContext': async () => {
       await focusChat();
       chatView.revealHotContext();
@@ -58,21 +62,21 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 
 /** "Set API Key": for the OpenAI-compatible server in use now (the user's, or the workspace's once allowed). */
 async function setApiKey(deps: CommandDeps): Promise<void> {
-  const url = deps.controller.settings().settings.openaiBaseUrl;
+  const url = deps.settings.settings().settings.openaiBaseUrl;
   const origin = originOf(url);
   if (!origin) throw new Error(`localharness.openai.baseUrl "${url}" is not a valid address, so there is no server to store a key for.`);
   await deps.apiKeys.promptAndStore(origin);
 }
 
 /** "Check Model Server Connection": probes the server now and says what it found. */
-async function checkServer(controller: HarnessController): Promise<void> {
-  const { settings } = await controller.settingsForRequest();
+async function checkServer(deps: CommandDeps): Promise<void> {
+  const { settings } = await deps.settings.settingsForRequest();
   const list = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Local Harness: checking the model server…', cancellable: true },
     (_progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      return controller.models.list(settings, abort.signal).then(
+      return deps.models.list(settings, abort.signal).then(
         (infos) => ({ ok: true as const, count: infos.length }),
         (err: unknown) => ({ ok: false as const, message: (err as Error)?.message ?? String(err) }),
       );

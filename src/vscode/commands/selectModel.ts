@@ -1,11 +1,13 @@
 // "Local Harness: Select Model": a QuickPick filled from the server's model list; the choice is stored in
 // `localharness.model`. A model the setup check looked at carries its verdict (a mark, and a tooltip on its button).
 import * as vscode from 'vscode';
-import type { HarnessController } from '../agent/harnessController';
-import { modelDetail, sameModel } from '../agent/modelText';
-import { errorMessage, type Logger } from '../log/logger';
-import type { SetupReport } from '../../core/setupCheck/report';
-import { setupMark } from '../setupCheck/setupMarks';
+import type { ChatController } from '../../editor/chat/controller';
+import type { ModelService } from '../../editor/models/modelService';
+import type { EditorSettings } from '../settings/editorSettings';
+import type { PickerSetup } from '../setupCheck/setupCheckCommand';
+import { modelDetail, sameModel } from '../../editor/models/modelText';
+import { errorMessage, type Logger } from '../../editor/log/logger';
+import { setupMark } from '../../editor/setupCheck/setupMarks';
 
 interface ModelItem extends vscode.QuickPickItem {
   model: string;
@@ -13,20 +15,19 @@ interface ModelItem extends vscode.QuickPickItem {
   checked?: boolean;
 }
 
-/** The setup check as the picker offers it. */
-export interface PickerSetup {
-  report(server: { id: 'ollama' | 'openai'; baseUrl: string }, model: string): Promise<SetupReport | undefined>;
-  /** Runs the check of `model` (asking first). */
-  check(model: string | undefined): Promise<unknown>;
-  /** The stored findings of `model`. */
-  show(model: string): Promise<unknown>;
-}
-
 const CHECK_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('checklist'), tooltip: 'Check Model Setup' };
 
-export async function selectModelCommand(controller: HarnessController, log: Logger, setup?: PickerSetup): Promise<void> {
+export interface SelectModelDeps {
+  chat: Pick<ChatController, 'selectModel'>;
+  settings: EditorSettings;
+  models: ModelService;
+  log: Logger;
+}
+
+export async function selectModelCommand(deps: SelectModelDeps, setup?: PickerSetup): Promise<void> {
+  const { models, log } = deps;
   // Listing models is a request: a model server the workspace names is asked about first.
-  const { settings } = await controller.settingsForRequest();
+  const { settings } = await deps.settings.settingsForRequest();
   const pick = vscode.window.createQuickPick<ModelItem>();
   const abort = new AbortController();
   pick.title = 'Local Harness: Select Model';
@@ -42,7 +43,7 @@ export async function selectModelCommand(controller: HarnessController, log: Log
 
   let infos;
   try {
-    infos = await controller.models.list(settings, abort.signal);
+    infos = await models.list(settings, abort.signal);
   } catch (err) {
     if (abort.signal.aborted) return;
     pick.hide();
@@ -63,7 +64,7 @@ export async function selectModelCommand(controller: HarnessController, log: Log
     );
     return;
   }
-  const server = setup ? await controller.models.provider(settings) : undefined;
+  const server = setup ? await models.provider(settings) : undefined;
   const now = Date.now();
   pick.items = await Promise.all(
     infos.map(async (info) => {
@@ -101,5 +102,5 @@ export async function selectModelCommand(controller: HarnessController, log: Log
     else await setup?.check(chosen.check?.model);
     return;
   }
-  await controller.selectModel(chosen.model);
+  await deps.chat.selectModel(chosen.model);
 }

@@ -4,7 +4,7 @@
 // that applies everywhere would otherwise keep a lightbulb lit on every line.
 import * as vscode from 'vscode';
 import type { LineSpan } from '../../core/knowledge/types';
-import { selectionLines } from '../selectionLines';
+import { selectionLines } from '../../editor/selectionLines';
 
 export const INDEX_FILE_TITLE = 'Index this file with Local Harness';
 export const INDEX_SELECTION_TITLE = 'Index selection with Local Harness';

@@ -2,14 +2,14 @@
 // refresh, the queue's "ask again", and opening a file's summary. Each takes what its menu passes (an explorer
 // Uri, a Knowledge view node) or falls back to the active editor.
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from '../commands/loggedCommands';
+import { registerLoggedCommands } from '../common/loggedCommands';
 import type { LineSpan } from '../../core/knowledge/types';
 import type { IndexRequest } from '../../indexing/indexer';
-import type { Logger } from '../log/logger';
-import { selectionLines } from '../selectionLines';
+import type { Logger } from '../../editor/log/logger';
+import { selectionLines } from '../../editor/selectionLines';
 import type { IndexProgressRunner } from './indexProgress';
 import type { KnowledgeDocuments } from './knowledgeDocument';
-import { NO_FOLDER_TEXT, type KnowledgeService } from './knowledgeService';
+import { NO_FOLDER_TEXT, type KnowledgeService } from '../../editor/knowledge/knowledgeService';
 import { KNOWLEDGE_VIEW_ID, type KnowledgeNode, type KnowledgeTree } from './knowledgeTree';
 import { askWorkspaceFiles } from './workspaceFiles';
 

@@ -3,9 +3,9 @@
 // second batch would only compete with the first. Never blocks the chat: the indexer waits for idle itself.
 import * as vscode from 'vscode';
 import type { IndexRequest, IndexResult } from '../../indexing/indexer';
-import type { Logger } from '../log/logger';
-import { describeBatch, describeResult, type ResultMessage } from './indexMessages';
-import type { KnowledgeService } from './knowledgeService';
+import type { Logger } from '../../editor/log/logger';
+import { describeBatch, describeResult, type ResultMessage } from '../../editor/knowledge/indexMessages';
+import type { KnowledgeService } from '../../editor/knowledge/knowledgeService';
 
 export interface RunOptions {
   /** Shown in the progress title, e.g. "Indexing src/a.ts" (default: from the request). */

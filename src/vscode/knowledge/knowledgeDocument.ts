@@ -1,8 +1,8 @@
 // A read-only document showing what the index holds for a file (localharness-knowledge:/<path>.md), opened from
 // the Knowledge view's summary row.
 import * as vscode from 'vscode';
-import type { KnowledgeService } from './knowledgeService';
-import { renderKnowledgeMarkdown } from './knowledgeMarkdown';
+import type { KnowledgeService } from '../../editor/knowledge/knowledgeService';
+import { renderKnowledgeMarkdown } from '../../editor/knowledge/knowledgeMarkdown';
 
 export const KNOWLEDGE_SCHEME = 'localharness-knowledge';
 

@@ -4,9 +4,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entity, IndexedFile } from '../../core/knowledge/types';
-import type { Logger } from '../log/logger';
-import { entityRow, fileRow, summaryLabel, type FileIcon } from './knowledgeRows';
-import type { KnowledgeService } from './knowledgeService';
+import type { Logger } from '../../editor/log/logger';
+import { entityRow, fileRow, summaryLabel, type FileIcon } from '../../editor/knowledge/knowledgeRows';
+import type { KnowledgeService } from '../../editor/knowledge/knowledgeService';
 
 export const KNOWLEDGE_VIEW_ID = 'localharness.knowledge';
 

@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import type { FileSystemPort } from '../../core/ports';
 import type { QueueChoice, QueueEntry } from '../../indexing/indexQueue';
-import { parseLineRange } from './lineRange';
-import { QUEUE_PLACEHOLDER, queueChoices, queueTitle, type QueueAnswer } from './queueQuestion';
+import { parseLineRange } from '../../editor/knowledge/lineRange';
+import { QUEUE_PLACEHOLDER, queueChoices, queueTitle, type QueueAnswer } from '../../editor/knowledge/queueQuestion';
 
 type ChoiceItem = vscode.QuickPickItem & { answer: QueueAnswer };
 

@@ -1,7 +1,7 @@
 // The status bar item for the indexing queue ("$(database) 2 to index"), shown while files wait for an answer;
 // clicking it asks again. Also the `localharness.indexQueueLength` context key (the palette's command).
 import * as vscode from 'vscode';
-import { queueStatusText } from './queueQuestion';
+import { queueStatusText } from '../../editor/knowledge/queueQuestion';
 
 export class QueueStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('localharness.indexQueue', vscode.StatusBarAlignment.Right, 99);

@@ -1,23 +1,25 @@
-// Wiring for the workspace index in the editor: the service (created before the controller, whose sessions
-// retrieve through it) and, once the controller exists, the Knowledge view, the commands, the code actions, the
+// Wiring for the workspace index in the editor: the service (created before the chat, whose sessions retrieve
+// through it) and, once the chat exists, the Knowledge view, the commands, the code actions, the
 // indexing queue with its status bar item, and re-indexing on save. Nothing here opens the database or talks to
 // the model server at activation.
 import * as vscode from 'vscode';
-import type { HarnessController } from '../agent/harnessController';
-import type { ChatStateStore } from '../chat/chatStateStore';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import type { AgentEvent } from '../../core/agent/events';
+import type { ModelService } from '../../editor/models/modelService';
+import type { EditorSettings } from '../settings/editorSettings';
 import type { FileSystemPort } from '../../core/ports';
 import type { KnowledgeStorePort } from '../../core/knowledge/types';
 import { IndexQueue } from '../../indexing/indexQueue';
 import type { IndexResult } from '../../indexing/indexer';
-import type { Logger } from '../log/logger';
-import type { EditorSessionService } from '../sessions/sessionService';
-import { serverUrl } from '../settings/harnessSettings';
-import { waitUntilIdle } from './idle';
+import type { Logger } from '../../editor/log/logger';
+import type { EditorSessionService } from '../../editor/sessions/sessionService';
+import { serverUrl } from '../../editor/settings/harnessSettings';
+import { waitUntilIdle } from '../../editor/knowledge/idle';
 import { registerIndexCodeActions } from './indexCodeActions';
 import { registerKnowledgeCommands } from './indexCommands';
 import { IndexProgressRunner } from './indexProgress';
 import { KnowledgeDocuments } from './knowledgeDocument';
-import { KnowledgeService } from './knowledgeService';
+import { KnowledgeService } from '../../editor/knowledge/knowledgeService';
 import { KnowledgeTree } from './knowledgeTree';
 import { WorkspaceNeverTypes } from './neverTypes';
 import { createQueueAsker } from './queueAsker';
@@ -29,8 +31,17 @@ export interface KnowledgeServiceDeps {
   fs: FileSystemPort;
   log: Logger;
   store: ChatStateStore;
-  /** The controller, created after the service (its sessions take the service's retriever). */
-  controller: () => HarnessController;
+  settings: EditorSettings;
+  models: ModelService;
+  /** The chat, created after the service (its sessions take the service's retriever): indexing waits while it works. */
+  chat: () => ChatActivity;
+}
+
+/** What indexing needs to know about the chat: whether a turn runs, and its events. */
+export interface ChatActivity {
+  readonly busy: boolean;
+  onDidChangeStatus(listener: () => void): () => void;
+  readonly bus: { on(listener: (event: AgentEvent) => void): () => void };
 }
 
 export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeService {
@@ -44,15 +55,14 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeSer
       return store ? { store: store.knowledgeFor(root), vectors: store.vectors } : undefined;
     },
     connectionKey: () => {
-      const s = deps.controller().settings().settings;
+      const s = deps.settings.settings().settings;
       return JSON.stringify([s.provider, serverUrl(s), s.model, s.indexEmbeddingModel, s.keepAlive, s.firstByteTimeoutMs]);
     },
     connect: async (signal) => {
-      const controller = deps.controller();
       // A model server named by the workspace is used only once the user allowed it, as for a chat turn.
-      const { settings } = await controller.settingsForRequest(signal);
-      const provider = await controller.models.provider(settings);
-      const model = settings.model || (await controller.models.firstChatModel(settings, signal));
+      const { settings } = await deps.settings.settingsForRequest(signal);
+      const provider = await deps.models.provider(settings);
+      const model = settings.model || (await deps.models.firstChatModel(settings, signal));
       log.info(`index: using ${model} for summaries and ${settings.indexEmbeddingModel || 'no embedding model (keyword retrieval)'} for vectors`);
       return { provider, model, embedModel: settings.indexEmbeddingModel };
     },
@@ -63,8 +73,8 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeSer
     fs: deps.fs,
     workspace: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
     waitForIdle: (signal) => {
-      const controller = deps.controller();
-      return waitUntilIdle(() => controller.busy, (listener) => controller.onDidChangeStatus(listener), signal);
+      const chat = deps.chat();
+      return waitUntilIdle(() => chat.busy, (listener) => chat.onDidChangeStatus(listener), signal);
     },
     onNotice: (message) => {
       log.info(`index: ${message}`);
@@ -76,21 +86,22 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeSer
 export interface KnowledgeUiDeps {
   context: vscode.ExtensionContext;
   service: KnowledgeService;
-  controller: HarnessController;
+  chat: ChatActivity;
+  settings: EditorSettings;
   store: ChatStateStore;
   fs: FileSystemPort;
   log: Logger;
 }
 
 export function registerKnowledge(deps: KnowledgeUiDeps): vscode.Disposable[] {
-  const { service, controller, log } = deps;
+  const { service, chat, log } = deps;
   const runner = new IndexProgressRunner(service, log);
   const tree = new KnowledgeTree(service, log);
   const documents = new KnowledgeDocuments(service);
   const status = new QueueStatusItem();
   const lifetime = new AbortController();
   const queue = createQueue(deps, runner, status, lifetime.signal);
-  const offBus = controller.bus.on((event) => queue.observe(event));
+  const offBus = chat.bus.on((event) => queue.observe(event));
   return [
     tree.register(),
     documents.register(),
@@ -104,19 +115,19 @@ export function registerKnowledge(deps: KnowledgeUiDeps): vscode.Disposable[] {
       resumeQueue: () => queue.drain(lifetime.signal),
       log,
     }),
-    watchSaves({ service, runner, enabled: () => controller.settings().settings.reindexOnSave, log }),
+    watchSaves({ service, runner, enabled: () => deps.settings.settings().settings.reindexOnSave, log }),
     status,
     { dispose: () => (offBus(), queue.dispose(), lifetime.abort()) },
   ];
 }
 
-/** The queue, fed by the controller's events; indexing goes through the same progress runner as the commands. */
+/** The queue, fed by the chat's events; indexing goes through the same progress runner as the commands. */
 function createQueue(deps: KnowledgeUiDeps, runner: IndexProgressRunner, status: QueueStatusItem, lifetime: AbortSignal): IndexQueue {
-  const { service, controller, log } = deps;
+  const { service, log } = deps;
   // The queue looks files up synchronously; the store is open by then (resolving a path opens it).
   let store: KnowledgeStorePort | undefined;
   return new IndexQueue({
-    mode: () => controller.settings().settings.indexOnRead,
+    mode: () => deps.settings.settings().settings.indexOnRead,
     autoMode: 'full',
     indexer: {
       hasSummarizer: true,

@@ -1,9 +1,9 @@
 // `localharness.index.reindexOnSave`: a saved file that is in the index is indexed again, the way it was before
 // (fully, some lines, or metadata only), quietly in the status bar. Off by default: it spends model time.
 import * as vscode from 'vscode';
-import type { Logger } from '../log/logger';
+import type { Logger } from '../../editor/log/logger';
 import type { IndexProgressRunner } from './indexProgress';
-import type { KnowledgeService } from './knowledgeService';
+import type { KnowledgeService } from '../../editor/knowledge/knowledgeService';
 
 export function watchSaves(options: {
   service: KnowledgeService;

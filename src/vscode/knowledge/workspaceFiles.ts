@@ -2,9 +2,9 @@
 // files.exclude and search.exclude hide), and confirms the count and the mode before anything is indexed.
 import * as vscode from 'vscode';
 import type { IndexMode } from '../../core/knowledge/types';
-import type { Logger } from '../log/logger';
-import { NO_FOLDER_TEXT, type KnowledgeService } from './knowledgeService';
-import { DEFAULT_WORKSPACE_GLOB, enabledPatterns, excludedBy, globProblem } from './workspaceGlob';
+import type { Logger } from '../../editor/log/logger';
+import { NO_FOLDER_TEXT, type KnowledgeService } from '../../editor/knowledge/knowledgeService';
+import { DEFAULT_WORKSPACE_GLOB, enabledPatterns, excludedBy, globProblem } from '../../editor/knowledge/workspaceGlob';
 
 /** More than this is almost certainly a mistake in the glob (and hours of model time). */
 const MAX_FILES = 2000;

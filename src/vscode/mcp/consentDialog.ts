@@ -2,7 +2,7 @@
 // (VS Code adds Cancel, which means no).
 import * as vscode from 'vscode';
 import type { McpServerConfig } from '../../mcp/types';
-import { consentDialogText, type ConsentAnswer } from './consent';
+import { consentDialogText, type ConsentAnswer } from '../../editor/mcp/consent';
 
 export const ALLOW = 'Allow';
 export const DENY = 'Deny';

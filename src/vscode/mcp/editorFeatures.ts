@@ -3,11 +3,11 @@
 import * as vscode from 'vscode';
 import type { McpClientFeatures } from '../../mcp/clientFeatures';
 import { createElicitationPort } from './elicitationDialog';
-import { rootsOf } from './mcpRoots';
-import { SAMPLING_PER_MINUTE_SETTING, samplingPerMinuteOf, TOOL_TIMEOUT_SETTING, toolTimeoutMsOf } from './mcpSettings';
-import { SamplingApprovals } from './samplingApproval';
+import { rootsOf } from '../../editor/mcp/mcpRoots';
+import { SAMPLING_PER_MINUTE_SETTING, samplingPerMinuteOf, TOOL_TIMEOUT_SETTING, toolTimeoutMsOf } from '../../editor/mcp/mcpSettings';
+import { SamplingApprovals } from '../../editor/mcp/samplingApproval';
 import { askSamplingInModal } from './samplingDialog';
-import type { SamplingModelSource } from './samplingModel';
+import type { SamplingModelSource } from '../../editor/mcp/samplingModel';
 
 export interface EditorFeaturesDeps {
   /** Without it, sampling is not offered to servers. */

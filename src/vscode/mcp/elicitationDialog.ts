@@ -3,7 +3,7 @@
 // cancels closes its open question.
 import * as vscode from 'vscode';
 import type { ElicitationPort } from '../../mcp/clientFeatures';
-import { formPort, formSummary, type FormAsker, type PickItem, type PickQuestion, type TextQuestion } from './elicitationForm';
+import { formPort, formSummary, type FormAsker, type PickItem, type PickQuestion, type TextQuestion } from '../../editor/mcp/elicitationForm';
 
 export const RESPOND = 'Respond';
 export const DECLINE = 'Decline';

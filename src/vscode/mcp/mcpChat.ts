@@ -2,13 +2,13 @@
 // servers, routes sent `/server.prompt` messages to the prompt runner, and registers the commands behind the MCP
 // Servers view's prompt and resource rows (also in the palette).
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from '../commands/loggedCommands';
+import { registerLoggedCommands } from '../common/loggedCommands';
 import type { McpPromptInfo } from '../../mcp/types';
-import type { ChatStateStore } from '../chat/chatStateStore';
-import type { Logger } from '../log/logger';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import type { Logger } from '../../editor/log/logger';
 import type { McpChatSource } from './mcpChatSource';
 import { McpPromptRunner } from './promptRunner';
-import { promptCommand, slashCommandsOf } from './promptTurn';
+import { promptCommand, slashCommandsOf } from '../../editor/mcp/promptTurn';
 import { attachMcpResource } from './resourceAttacher';
 import type { McpOffers } from '../chat/chatViewProvider';
 

@@ -1,12 +1,12 @@
 // The MCP commands: start, stop, restart, show log (from the view's inline actions with the server, or from the
 // palette with a QuickPick), revoking remembered consent, and signing out of an OAuth server.
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from '../commands/loggedCommands';
+import { registerLoggedCommands } from '../common/loggedCommands';
 import { consentFingerprint } from '../../mcp/commandLine';
 import type { McpServerStatus } from '../../mcp/types';
-import type { Logger } from '../log/logger';
+import type { Logger } from '../../editor/log/logger';
 import type { McpService } from './mcpService';
-import { serverRow } from './serverView';
+import { serverRow } from '../../editor/mcp/serverView';
 import type { McpNode } from './serverTree';
 
 type Pick = 'start' | 'stop' | 'restart' | 'log';

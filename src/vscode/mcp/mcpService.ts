@@ -10,16 +10,16 @@ import { commandLineOf, requiresConsent } from '../../mcp/commandLine';
 import type { McpServerConfig, McpServerStatus } from '../../mcp/types';
 import type { McpAuthEnv } from '../../mcp/auth/types';
 import type { ToolRegistry } from '../../core/tools/registry';
-import { errorMessage, type Logger } from '../log/logger';
-import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers, type WorkspaceFileText } from './configSources';
-import { ConsentPolicy, ConsentStore } from './consent';
+import { errorMessage, type Logger } from '../../editor/log/logger';
+import { collectServers, NO_SERVERS, WORKSPACE_MCP_FILES, type CollectedServers, type WorkspaceFileText } from '../../editor/mcp/configSources';
+import { ConsentPolicy, ConsentStore } from '../../editor/mcp/consent';
 import { askConsentInModal } from './consentDialog';
 import { createEditorFeatures, defaultToolTimeoutMs } from './editorFeatures';
 import { McpLogChannels } from './logChannels';
-import { TOOL_TIMEOUT_SETTING, withDefaultTimeout } from './mcpSettings';
-import type { SamplingApprovals } from './samplingApproval';
-import type { SamplingModelSource } from './samplingModel';
-import { notStartedStatus, toolsSummary, type OfferedTools } from './serverView';
+import { TOOL_TIMEOUT_SETTING, withDefaultTimeout } from '../../editor/mcp/mcpSettings';
+import type { SamplingApprovals } from '../../editor/mcp/samplingApproval';
+import type { SamplingModelSource } from '../../editor/mcp/samplingModel';
+import { notStartedStatus, toolsSummary, type OfferedTools } from '../../editor/mcp/serverView';
 
 export interface McpServiceDeps {
   workspaceState: vscode.Memento;

@@ -2,13 +2,13 @@
 // that starts the servers when the chat view is first shown. Creating these starts nothing.
 import * as vscode from 'vscode';
 import type { ToolRegistry } from '../../core/tools/registry';
-import type { Logger, Redactor } from '../log/logger';
+import type { Logger, Redactor } from '../../editor/log/logger';
 import { editorSignIn } from './editorSignIn';
-import { SecretAuthStore } from './secretAuthStore';
+import { SecretAuthStore } from '../../editor/mcp/secretAuthStore';
 import { SignInCallbacks } from './signInCallbacks';
 import { registerMcpCommands } from './mcpCommands';
 import { McpService } from './mcpService';
-import type { SamplingModelSource } from './samplingModel';
+import type { SamplingModelSource } from '../../editor/mcp/samplingModel';
 import { McpServerTree } from './serverTree';
 
 export interface McpWiringDeps {

@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 import { parseSlashCommand } from '../../shared/slashCommand';
 import type { McpPromptArgumentInfo, McpPromptInfo } from '../../mcp/types';
-import type { ChatStateStore } from '../chat/chatStateStore';
-import { errorMessage, type Logger } from '../log/logger';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import { errorMessage, type Logger } from '../../editor/log/logger';
 import type { McpChatSource } from './mcpChatSource';
-import { notOfferedMessage, promptArguments, promptCommand, promptTurnText, resolvePromptCommand } from './promptTurn';
+import { notOfferedMessage, promptArguments, promptCommand, promptTurnText, resolvePromptCommand } from '../../editor/mcp/promptTurn';
 
 /** prompts/get is a quick lookup on the server; a server that hangs must not hold the message forever. */
 const PROMPT_TIMEOUT_MS = 60_000;

@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { McpResourceTemplateInfo } from '../../mcp/types';
-import type { ChatStateStore } from '../chat/chatStateStore';
-import type { Logger } from '../log/logger';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
+import type { Logger } from '../../editor/log/logger';
 import type { McpChatSource } from './mcpChatSource';
-import { resourceChip, resourceChoices, targetOf, type ResourceChoice, type ResourceTarget } from './resourceChoices';
+import { resourceChip, resourceChoices, targetOf, type ResourceChoice, type ResourceTarget } from '../../editor/mcp/resourceChoices';
 
 export interface ResourceAttacherDeps {
   source: McpChatSource;

@@ -1,7 +1,7 @@
 // The sampling approval as a native modal warning: Allow, Allow for This Server (this window) or Deny; VS Code
 // adds Cancel, which refuses.
 import * as vscode from 'vscode';
-import type { SamplingAnswer, SamplingDialogText } from './samplingApproval';
+import type { SamplingAnswer, SamplingDialogText } from '../../editor/mcp/samplingApproval';
 
 export const ALLOW_ONCE = 'Allow';
 export const ALLOW_SERVER = 'Allow for This Server';

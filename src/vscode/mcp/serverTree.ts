@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus } from '../../mcp/types';
 import type { McpService } from './mcpService';
 import { ATTACH_RESOURCE_COMMAND, RUN_PROMPT_COMMAND } from './mcpChat';
-import { promptCommand } from './promptTurn';
-import { serverRow, type ServerIcon } from './serverView';
+import { promptCommand } from '../../editor/mcp/promptTurn';
+import { serverRow, type ServerIcon } from '../../editor/mcp/serverView';
 
 export const MCP_VIEW_ID = 'localharness.mcpServers';
 

@@ -2,22 +2,19 @@
 // executor model, even when `localharness.orchestrator.enabled` is off. Without an executor model there is nothing
 // to run it on: the message says which setting to fill, with a button that opens it.
 import * as vscode from 'vscode';
-import type { HarnessSettings } from '../settings/harnessSettings';
-import type { Logger } from '../log/logger';
-import { EXECUTOR_MISSING } from './orchestratorEndpoints';
+import type { HarnessSettings } from '../../editor/settings/harnessSettings';
+import type { Logger } from '../../editor/log/logger';
+import { EXECUTOR_MISSING } from '../../editor/orchestrator/orchestratorEndpoints';
 
 export interface RunWithPlannerDeps {
-  controller: {
-    readonly busy: boolean;
-    settings(): { settings: HarnessSettings };
-    sendWithPlanner(text: string): Promise<void>;
-  };
+  chat: { readonly busy: boolean; sendWithPlanner(text: string): Promise<void> };
+  settings: { settings(): { settings: HarnessSettings } };
   focusChat(): Promise<void>;
   log: Logger;
 }
 
 export async function runWithPlanner(deps: RunWithPlannerDeps): Promise<void> {
-  const { settings } = deps.controller.settings();
+  const { settings } = deps.settings.settings();
   const o = settings.orchestrator;
   if (!o.executorModel) {
     const open = 'Open Setting';
@@ -26,7 +23,7 @@ export async function runWithPlanner(deps: RunWithPlannerDeps): Promise<void> {
     }
     return;
   }
-  if (deps.controller.busy) {
+  if (deps.chat.busy) {
     void vscode.window.showInformationMessage('Local Harness: a turn is running. Press Stop or wait for it to finish, then run with the planner.');
     return;
   }
@@ -41,7 +38,7 @@ export async function runWithPlanner(deps: RunWithPlannerDeps): Promise<void> {
   if (task === undefined || task.trim() === '') return;
   await deps.focusChat();
   // The command finishes now; the turn runs on and reports in the panel.
-  deps.controller.sendWithPlanner(task.trim()).catch((err: unknown) => {
+  deps.chat.sendWithPlanner(task.trim()).catch((err: unknown) => {
     deps.log.error('run with planner: sending failed', err);
     void vscode.window.showErrorMessage(`Local Harness: ${err instanceof Error ? err.message : String(err)}`);
   });

@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import type { ProcessRunner, RunOptions, RunResult, SandboxSupport } from '../../core/ports';
 import type { SandboxLauncher, ShellLaunch } from '../../node/sandbox/sandboxLauncher';
-import type { Logger } from '../log/logger';
-import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from './terminalText';
+import type { Logger } from '../../editor/log/logger';
+import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from '../../editor/ports/terminalText';
 import { EchoTerminal } from './echoTerminal';
-import { terminalCommandLine } from './commandLine';
+import { terminalCommandLine } from '../../editor/ports/commandLine';
 
 export interface TerminalRunnerOptions {
   /** Runs commands when shell integration is unavailable (the node child-process runner). */

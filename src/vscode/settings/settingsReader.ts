@@ -1,8 +1,8 @@
 // Reads the `localharness.*` configuration of the open workspace: the server settings from the user's scope
 // (serverSettings.ts), and where the user's own OpenAI-compatible server is (for binding an old API key).
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, normalizeServerUrl } from './harnessSettings';
-import { originOf, resolveServerSettings, type ServerResolution } from './serverSettings';
+import { DEFAULT_SETTINGS, normalizeServerUrl } from '../../editor/settings/harnessSettings';
+import { originOf, resolveServerSettings, type ServerResolution } from '../../editor/settings/serverSettings';
 
 export function readServerResolution(trusted: boolean): ServerResolution {
   const config = vscode.workspace.getConfiguration('localharness');

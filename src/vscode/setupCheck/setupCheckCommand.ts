@@ -5,14 +5,17 @@ import { systemClock } from '../../core/ports';
 import { setupCheckPlan } from '../../core/setupCheck/plan';
 import { runSetupCheck } from '../../core/setupCheck/runSetupCheck';
 import type { SetupReport } from '../../core/setupCheck/report';
-import type { HarnessController } from '../agent/harnessController';
-import { errorMessage, type Logger } from '../log/logger';
-import type { PickerSetup } from '../commands/selectModel';
-import type { SetupCheckMemory } from './setupCheckMemory';
+import { errorMessage, type Logger } from '../../editor/log/logger';
+import type { ModelService } from '../../editor/models/modelService';
+import type { EditorSettings } from '../settings/editorSettings';
+import type { SetupCheckMemory } from '../../editor/setupCheck/setupCheckMemory';
 import type { SetupReportPanel } from './setupPanel';
 
 export interface SetupCheckDeps {
-  controller: HarnessController;
+  settings: EditorSettings;
+  models: ModelService;
+  /** The next turn builds its session again (with the protocol and window a check found). */
+  invalidateSession: (reason: string) => void;
   memory: SetupCheckMemory;
   panel: SetupReportPanel;
   log: Logger;
@@ -20,13 +23,22 @@ export interface SetupCheckDeps {
   onChecked?: (report: SetupReport) => void;
 }
 
+/** The setup check as the model picker offers it. */
+export interface PickerSetup {
+  report(server: { id: 'ollama' | 'openai'; baseUrl: string }, model: string): Promise<SetupReport | undefined>;
+  /** Runs the check of `model` (asking first). */
+  check(model: string | undefined): Promise<unknown>;
+  /** The stored findings of `model`. */
+  show(model: string): Promise<unknown>;
+}
+
 export const RUN_CHECK = 'Run Check';
 
 /** Checks `modelArg`, else the configured model (else the first one the server lists). Nothing is sent unless the user agrees. */
 export async function checkModelSetup(deps: SetupCheckDeps, modelArg?: unknown): Promise<SetupReport | undefined> {
-  const { controller, log } = deps;
-  const { settings } = await controller.settingsForRequest();
-  const provider = await controller.models.provider(settings);
+  const { log } = deps;
+  const { settings } = await deps.settings.settingsForRequest();
+  const provider = await deps.models.provider(settings);
   const model = (typeof modelArg === 'string' && modelArg.trim()) || settings.model || undefined;
   const embeddingModels = { tools: settings.embeddingModel, index: settings.indexEmbeddingModel || settings.embeddingModel };
   const plan = setupCheckPlan({ baseUrl: provider.baseUrl, ...(model && { model }), embeddingModels });
@@ -73,15 +85,15 @@ export async function checkModelSetup(deps: SetupCheckDeps, modelArg?: unknown):
   log.info(`setup check: ${report.overall.summary}`);
   deps.panel.show(report, plan.lines);
   // The next turn builds its session again, with the protocol and window this check found.
-  controller.invalidateSession('setup check');
+  deps.invalidateSession('setup check');
   deps.onChecked?.(report);
   return report;
 }
 
 /** The stored findings of `model` (else the configured one); runs the check when there are none. */
 export async function showModelSetup(deps: SetupCheckDeps, modelArg?: unknown): Promise<void> {
-  const { settings } = deps.controller.settings();
-  const provider = await deps.controller.models.provider(settings);
+  const { settings } = deps.settings.settings();
+  const provider = await deps.models.provider(settings);
   const model = (typeof modelArg === 'string' && modelArg.trim()) || settings.model;
   const report = model ? await deps.memory.report(provider, model) : undefined;
   if (report) deps.panel.show(report);

@@ -1,8 +1,8 @@
 // The findings in an editor tab (one tab, reused): a page without scripts whose links run a few of our commands.
 import * as vscode from 'vscode';
 import type { SetupReport } from '../../core/setupCheck/report';
-import { createNonce } from '../chat/nonce';
-import { setupReportHtml } from './setupReportHtml';
+import { createNonce } from '../../editor/chat/nonce';
+import { setupReportHtml } from '../../editor/setupCheck/setupReportHtml';
 
 export class SetupReportPanel implements vscode.Disposable {
   static readonly viewType = 'localharness.setupCheck';

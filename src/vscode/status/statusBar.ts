@@ -1,6 +1,6 @@
 // The status bar item: model and context usage; a click focuses the chat.
 import * as vscode from 'vscode';
-import { statusText, statusTooltip, type StatusInfo } from './statusText';
+import { statusText, statusTooltip, type StatusInfo } from '../../editor/status/statusText';
 
 export class HarnessStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { McpManager } from '../../../src/mcp/manager';
 import { splitAttachedMessage } from '../../../src/shared/attachedMessage';
-import { buildAttachedMessage } from '../../../src/vscode/codeToChat/readAttachments';
-import { promptArguments, promptTurnText, resolvePromptCommand, slashCommandsOf } from '../../../src/vscode/mcp/promptTurn';
-import { resourceChip, targetOf } from '../../../src/vscode/mcp/resourceChoices';
+import { buildAttachedMessage } from '../../../src/editor/codeToChat/readAttachments';
+import { promptArguments, promptTurnText, resolvePromptCommand, slashCommandsOf } from '../../../src/editor/mcp/promptTurn';
+import { resourceChip, targetOf } from '../../../src/editor/mcp/resourceChoices';
 import { packageBin, stdioServer, waitForStatus } from '../../helpers/mcp/mcpHarness';
 
 const manager = new McpManager({ registry: new ToolRegistry(), defaultStartTimeoutMs: 20_000 });

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
-import { ModelService } from '../../../src/vscode/agent/modelService';
-import { missingKeyNotice } from '../../../src/vscode/agent/modelText';
-import { createChatProvider } from '../../../src/vscode/agent/turnEngine';
-import { ApiKeyVault, LEGACY_API_KEY_NAME } from '../../../src/vscode/apiKeyVault';
+import { ModelService } from '../../../src/editor/models/modelService';
+import { missingKeyNotice } from '../../../src/editor/models/modelText';
+import { createChatProvider } from '../../../src/editor/engine/turnEngine';
+import { ApiKeyVault, LEGACY_API_KEY_NAME } from '../../../src/editor/apiKeyVault';
 import { MemorySecrets } from '../../helpers/memorySecrets';
-import { Logger, Redactor } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
+import { Logger, Redactor } from '../../../src/editor/log/logger';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/editor/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import type { ChatProvider } from '../../../src/core/provider';
 
@@ -47,7 +47,7 @@ function service(vault: ApiKeyVault) {
   return new ModelService({
     log: new Logger(new RecordingLogSink()),
     apiKeys: vault,
-    loadEngine: () => import('../../../src/vscode/agent/turnEngine'),
+    loadEngine: () => import('../../../src/editor/engine/turnEngine'),
     onReachability: () => undefined,
     probeTimeoutMs: 3000,
   });

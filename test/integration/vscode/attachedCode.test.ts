@@ -11,12 +11,12 @@ import { EventBus } from '../../../src/core/agent/events';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/vscode/agent/turnEngine';
-import { ChatStateStore } from '../../../src/vscode/chat/chatStateStore';
-import { buildAttachedMessage } from '../../../src/vscode/codeToChat/readAttachments';
-import { markFor } from '../../../src/vscode/sessions/compressionMarks';
-import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
+import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
+import { buildAttachedMessage } from '../../../src/editor/codeToChat/readAttachments';
+import { markFor } from '../../../src/editor/sessions/compressionMarks';
+import { Logger } from '../../../src/editor/log/logger';
+import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import type { Attachment } from '../../../src/shared/protocol';
 

@@ -22,13 +22,13 @@ import {
   createFallbackRunner,
   createSandboxLauncher,
   createToolRegistry,
-} from '../../../src/vscode/agent/turnEngine';
-import type { HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
-import type { ToolAccess } from '../../../src/vscode/agent/toolAccess';
-import { ALLOW, ALLOW_NETWORK, ALLOW_SESSION, DENY, RUN_UNSANDBOXED, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/vscode/approval/dialog';
-import { describeEventForLog } from '../../../src/vscode/log/eventLog';
-import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
+} from '../../../src/editor/engine/turnEngine';
+import type { HarnessSettings } from '../../../src/editor/settings/harnessSettings';
+import type { ToolAccess } from '../../../src/editor/engine/toolAccess';
+import { ALLOW, ALLOW_NETWORK, ALLOW_SESSION, DENY, RUN_UNSANDBOXED, SHOW_DIFF, buildApprovalDialog, outcomeForAnswer } from '../../../src/editor/approval/dialog';
+import { describeEventForLog } from '../../../src/editor/log/eventLog';
+import { Logger } from '../../../src/editor/log/logger';
+import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 /** Clicks the scripted buttons in order; records the dialogs it saw. */

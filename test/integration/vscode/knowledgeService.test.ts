@@ -11,7 +11,7 @@ import { createKnowledge } from '../../../src/indexing/knowledge';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { SessionStore } from '../../../src/persistence/sessionStore';
 import { createProvider } from '../../../src/providers';
-import { KnowledgeService, NO_DATABASE_TEXT, NO_FOLDER_TEXT, type BuildInput } from '../../../src/vscode/knowledge/knowledgeService';
+import { KnowledgeService, NO_DATABASE_TEXT, NO_FOLDER_TEXT, type BuildInput } from '../../../src/editor/knowledge/knowledgeService';
 
 const SOURCE = `export function parseShippingLabel(text: string): string[] {
   return text.split('\\n').map((line) => line.trim());

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { startFakeOllamaServer, startFakeOpenAIServer } from '../../helpers/fakeLlm';
-import { ModelService } from '../../../src/vscode/agent/modelService';
-import { Logger } from '../../../src/vscode/log/logger';
-import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
+import { ModelService } from '../../../src/editor/models/modelService';
+import { Logger } from '../../../src/editor/log/logger';
+import { DEFAULT_SETTINGS, type HarnessSettings } from '../../../src/editor/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import { closedPort } from '../../helpers/fakeLlm/streamHelpers';
 
@@ -15,7 +15,7 @@ function service(apiKey?: string) {
   const models = new ModelService({
     log: new Logger(sink),
     apiKeys: { get: async () => apiKey },
-    loadEngine: () => import('../../../src/vscode/agent/turnEngine'),
+    loadEngine: () => import('../../../src/editor/engine/turnEngine'),
     onReachability: (m) => reachability.push(m),
     probeTimeoutMs: 1500,
   });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { SessionStore } from '../../../src/persistence/sessionStore';
-import { EditorSessionService, READ_ONLY_NOTE, type SessionServiceOptions } from '../../../src/vscode/sessions/sessionService';
+import { EditorSessionService, READ_ONLY_NOTE, type SessionServiceOptions } from '../../../src/editor/sessions/sessionService';
 
 const open = new WeakMap<TestContext, EditorSessionService[]>();
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { symlink } from 'node:fs/promises';
 import { ApprovalGate, type ApprovalDecision, type ApprovalRequest, type GateOptions } from '../../../src/core/approval/gate';
 import { TurnDenials } from '../../../src/core/approval/turnDenials';
-import { DEFAULT_SENSITIVE_PATTERNS } from '../../../src/core/approval/sensitivePaths';
+import { DEFAULT_SENSITIVE_PATTERNS } from '../../../src/core/workspace/sensitivePaths';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { executeToolCall } from '../../../src/core/agent/toolExecutor';
 import { RISK_LEVELS, type RiskLevel } from '../../../src/core/tools/tool';

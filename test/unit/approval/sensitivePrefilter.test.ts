@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import picomatch from 'picomatch';
-import { DEFAULT_SENSITIVE_PATTERNS, SensitivePaths, requiredLiteral } from '../../../src/core/approval/sensitivePaths';
+import { DEFAULT_SENSITIVE_PATTERNS, SensitivePaths, requiredLiteral } from '../../../src/core/workspace/sensitivePaths';
 
 /** The matcher before the shortcut: every pattern compiled with picomatch, first hit wins. */
 function oracle(path: string): string | undefined {

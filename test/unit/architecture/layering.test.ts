@@ -1,5 +1,6 @@
-// Mechanical layering check: only src/vscode/** and src/extension.ts import 'vscode'; each layer imports only
-// what it may; no import cycles anywhere under src/.
+// Mechanical layering check: only src/vscode/** and src/extension.ts import 'vscode' (the editor's code that needs
+// no VS Code API lives in src/editor); each layer imports only what it may; no import cycles anywhere under src/;
+// inside src/core, src/editor and src/vscode the sub-folders depend on each other one way only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -58,8 +59,10 @@ test('layers import only downward', () => {
     // The one session builder both hosts call: it composes core parts with the indexing layer's tool pre-filter.
     session: ['core', 'shared', 'indexing'],
     cli: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
-    vscode: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
-    'extension.ts': ['vscode', 'core', 'shared'],
+    // The editor's side without the VS Code API (state, settings parsing, the turn host, text): testable in Node.
+    editor: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
+    vscode: ['editor', 'core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
+    'extension.ts': ['vscode', 'editor', 'core', 'shared'],
   };
   const violations: string[] = [];
   for (const file of files) {
@@ -116,4 +119,86 @@ test('no import cycles under src/', () => {
   };
   for (const file of files) if (!state.has(file)) visit(file);
   assert.deepEqual(cycles, []);
+});
+
+/** The sub-folders of `layer` that import each other in a loop (strongly connected groups of two or more). */
+function subFolderLoops(layer: string): string[][] {
+  const base = path.join(SRC, layer);
+  const subOf = (file: string) => {
+    const parts = path.relative(base, file).split(path.sep);
+    return parts.length > 1 ? parts[0]! : '(files directly in the folder)';
+  };
+  const edges = new Map<string, Set<string>>();
+  for (const file of files.filter((f) => f.startsWith(base + path.sep))) {
+    const from = subOf(file);
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const spec of importsOf(file)) {
+      const target = resolveLocal(file, spec);
+      if (!target || !target.startsWith(base + path.sep)) continue;
+      const to = subOf(target);
+      if (to !== from) edges.get(from)!.add(to);
+    }
+  }
+  // Tarjan's strongly connected components over the folder graph.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  let next = 0;
+  const connect = (node: string) => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!index.has(node)) connect(node);
+  return groups;
+}
+
+test('sub-folders of src/core depend on each other one way only', () => {
+  assert.deepEqual(subFolderLoops('core'), []);
+});
+
+test('sub-folders of src/editor depend on each other one way only', () => {
+  assert.deepEqual(subFolderLoops('editor'), []);
+});
+
+test('sub-folders of src/vscode depend on each other one way only', () => {
+  assert.deepEqual(subFolderLoops('vscode'), []);
+});
+
+test('every file under src/vscode uses the VS Code API (the rest belongs in src/editor)', () => {
+  const base = path.join(SRC, 'vscode');
+  const needsVscode = new Map<string, boolean>();
+  const needs = (file: string, seen: Set<string>): boolean => {
+    if (needsVscode.has(file)) return needsVscode.get(file)!;
+    if (seen.has(file)) return false;
+    seen.add(file);
+    const specs = importsOf(file);
+    const result = specs.includes('vscode') || specs.some((s) => {
+      const target = resolveLocal(file, s);
+      return target !== undefined && target.startsWith(base + path.sep) && needs(target, seen);
+    });
+    needsVscode.set(file, result);
+    return result;
+  };
+  const misplaced = files.filter((f) => f.startsWith(base + path.sep) && !needs(f, new Set()));
+  assert.deepEqual(misplaced.map((f) => path.relative(ROOT, f)), []);
 });

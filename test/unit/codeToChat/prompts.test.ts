@@ -10,7 +10,7 @@ import {
   linesAround,
   WRITE_TESTS_PROMPT,
   FIX_PROMPT,
-} from '../../../src/vscode/codeToChat/prompts';
+} from '../../../src/editor/codeToChat/prompts';
 
 const problem = { message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: 2322, line: 3, column: 7, endLine: 3, endColumn: 8 };
 

@@ -3,9 +3,9 @@
 // note; next to code chips, within the same limits. Also the choices and chips the Attach command builds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildAttachedMessage } from '../../../src/vscode/codeToChat/readAttachments';
-import { languageOf, type ResourceReader } from '../../../src/vscode/codeToChat/resourceBlocks';
-import { resourceChip, resourceChoices, targetOf } from '../../../src/vscode/mcp/resourceChoices';
+import { buildAttachedMessage } from '../../../src/editor/codeToChat/readAttachments';
+import { languageOf, type ResourceReader } from '../../../src/editor/codeToChat/resourceBlocks';
+import { resourceChip, resourceChoices, targetOf } from '../../../src/editor/mcp/resourceChoices';
 import { splitAttachedMessage } from '../../../src/shared/attachedMessage';
 import type { Attachment, ResourceAttachment } from '../../../src/shared/protocol';
 import type { McpResourceInfo, McpResourcePart, McpResourceTemplateInfo } from '../../../src/mcp/types';

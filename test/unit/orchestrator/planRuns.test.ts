@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { decodePlanRuns, PlanRunLog, unfinishedRun, type PlanRun } from '../../../src/persistence/planRuns';
-import { itemsFromHistory } from '../../../src/vscode/chat/historyItems';
-import { planRunNotes, resumeRunText, storedRunNotice } from '../../../src/vscode/orchestrator/orchestratorNotices';
+import { itemsFromHistory } from '../../../src/editor/chat/historyItems';
+import { planRunNotes, resumeRunText, storedRunNotice } from '../../../src/editor/orchestrator/orchestratorNotices';
 
 const plan: AgentEvent = {
   type: 'plan',

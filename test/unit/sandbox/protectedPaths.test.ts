@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, writeFile, symlink, rm, realpath } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { protectedPaths, literalOf } from '../../../src/core/sandbox/protectedPaths';
-import { SensitivePaths } from '../../../src/core/approval/sensitivePaths';
+import { SensitivePaths } from '../../../src/core/workspace/sensitivePaths';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 
 let ws: string;

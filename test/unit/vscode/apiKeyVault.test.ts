@@ -2,7 +2,7 @@
 // older versions is bound once to the user's own server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiKeyVault, LEGACY_API_KEY_NAME, apiKeyName, isApiKeyName } from '../../../src/vscode/apiKeyVault';
+import { ApiKeyVault, LEGACY_API_KEY_NAME, apiKeyName, isApiKeyName } from '../../../src/editor/apiKeyVault';
 import { MemorySecrets } from '../../helpers/memorySecrets';
 
 const MINE = 'http://127.0.0.1:1234';

@@ -15,8 +15,8 @@ import {
   buildApprovalDialog,
   dialogButtons,
   outcomeForAnswer,
-} from '../../../src/vscode/approval/dialog';
-import { WorkspaceRuleStore, type KeyValueStore } from '../../../src/vscode/approval/rules';
+} from '../../../src/editor/approval/dialog';
+import { WorkspaceRuleStore, type KeyValueStore } from '../../../src/editor/approval/rules';
 
 const runCommand = (command: string): ApprovalRequest => ({
   toolName: 'run_command',

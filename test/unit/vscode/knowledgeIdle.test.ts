@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitUntilIdle } from '../../../src/vscode/knowledge/idle';
+import { waitUntilIdle } from '../../../src/editor/knowledge/idle';
 
 /** A busy flag with change listeners, as the controller has. */
 function turnState(busy: boolean) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLineSpan, parseLineRange } from '../../../src/vscode/knowledge/lineRange';
+import { formatLineSpan, parseLineRange } from '../../../src/editor/knowledge/lineRange';
 
 test('"start-end" gives the 1-based inclusive range, with the separators people type', () => {
   for (const text of ['10-42', ' 10 - 42 ', '10–42', '10..42', '10:42', '10 to 42']) {

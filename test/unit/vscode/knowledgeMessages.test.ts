@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexResult } from '../../../src/indexing/indexer';
-import { describeBatch, describeResult } from '../../../src/vscode/knowledge/indexMessages';
+import { describeBatch, describeResult } from '../../../src/editor/knowledge/indexMessages';
 
 const result = (over: Partial<IndexResult>): IndexResult => ({ path: 'src/a.ts', outcome: 'indexed', chunks: 3, modelMs: 10, waitedMs: 0, totalMs: 12, notices: [], ...over });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { queueChoices, queueStatusText, queueTitle } from '../../../src/vscode/knowledge/queueQuestion';
+import { queueChoices, queueStatusText, queueTitle } from '../../../src/editor/knowledge/queueQuestion';
 
 test('each question names the file and where it is in the queue', () => {
   assert.equal(queueTitle('src/a.ts', 1, 2), 'Index src/a.ts? (1 of 2)');

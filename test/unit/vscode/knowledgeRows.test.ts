@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexedFile } from '../../../src/core/knowledge/types';
-import { entityRow, fileDescription, fileRow, summaryLabel } from '../../../src/vscode/knowledge/knowledgeRows';
+import { entityRow, fileDescription, fileRow, summaryLabel } from '../../../src/editor/knowledge/knowledgeRows';
 import { SUMMARY_MISMATCH_NOTE } from '../../../src/core/knowledge/types';
-import { relativeTime } from '../../../src/vscode/knowledge/relativeTime';
+import { relativeTime } from '../../../src/editor/knowledge/relativeTime';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const MIN = 60_000;

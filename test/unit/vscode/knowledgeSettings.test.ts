@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSettings } from '../../../src/vscode/settings/harnessSettings';
+import { parseSettings } from '../../../src/editor/settings/harnessSettings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 

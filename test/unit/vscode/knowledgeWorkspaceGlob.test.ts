@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_WORKSPACE_GLOB, enabledPatterns, excludedBy, globProblem } from '../../../src/vscode/knowledge/workspaceGlob';
+import { DEFAULT_WORKSPACE_GLOB, enabledPatterns, excludedBy, globProblem } from '../../../src/editor/knowledge/workspaceGlob';
 
 test('only patterns switched on count; conditional ones are left out', () => {
   const files = { '**/.git': true, '**/.DS_Store': true, '**/*.js': { when: '$(basename).ts' }, 'tmp/**': false };

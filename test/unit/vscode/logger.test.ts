@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Logger, Redactor, shorten, type LogSink } from '../../../src/vscode/log/logger';
-import { describeEventForLog } from '../../../src/vscode/log/eventLog';
+import { Logger, Redactor, shorten, type LogSink } from '../../../src/editor/log/logger';
+import { describeEventForLog } from '../../../src/editor/log/eventLog';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 test('known secrets and credential-shaped text never reach the sink', () => {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatMessage, ToolDefinition } from '../../../src/core/messages';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
-import { LoggingProvider } from '../../../src/vscode/agent/loggingProvider';
-import { Logger } from '../../../src/vscode/log/logger';
+import { LoggingProvider } from '../../../src/editor/engine/loggingProvider';
+import { Logger } from '../../../src/editor/log/logger';
 import { ScriptedProvider, textReply } from '../resilience/scriptedProvider';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 

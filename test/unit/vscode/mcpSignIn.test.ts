@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { mcpAuthKey, SecretAuthStore } from '../../../src/vscode/mcp/secretAuthStore';
+import { mcpAuthKey, SecretAuthStore } from '../../../src/editor/mcp/secretAuthStore';
 import { SignInCallbacks } from '../../../src/vscode/mcp/signInCallbacks';
 import { MemorySecrets } from '../../helpers/memorySecrets';
 

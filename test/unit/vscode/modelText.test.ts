@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
-import { modelDetail, modelListProblem, sameModel, unreachableMessage } from '../../../src/vscode/agent/modelText';
+import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
+import { modelDetail, modelListProblem, sameModel, unreachableMessage } from '../../../src/editor/models/modelText';
 
 test('Ollama model names match with or without :latest', () => {
   assert.equal(sameModel('qwen3:latest', 'qwen3'), true);

@@ -2,11 +2,11 @@
 // server addresses read from the user's settings only, and the planner/executor a turn uses chosen from them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, parseSettings, type HarnessSettings } from '../../../src/vscode/settings/harnessSettings';
-import { resolveServerSettings, type ScopedValues } from '../../../src/vscode/settings/serverSettings';
-import { EXECUTOR_MISSING, chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../../../src/vscode/orchestrator/orchestratorEndpoints';
-import { createChatProvider } from '../../../src/vscode/agent/turnEngine';
-import { Logger } from '../../../src/vscode/log/logger';
+import { DEFAULT_SETTINGS, parseSettings, type HarnessSettings } from '../../../src/editor/settings/harnessSettings';
+import { resolveServerSettings, type ScopedValues } from '../../../src/editor/settings/serverSettings';
+import { EXECUTOR_MISSING, chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../../../src/editor/orchestrator/orchestratorEndpoints';
+import { createChatProvider } from '../../../src/editor/engine/turnEngine';
+import { Logger } from '../../../src/editor/log/logger';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 
 const parse = (values: Record<string, unknown>) => parseSettings((key) => values[key]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { composeSystemPrompt } from '../../../src/core/prompt/systemPromptBuilder';
-import { NO_FOLDER_NOTE, RESTRICTED_NOTE, allowedRisksFor, restrictionParts } from '../../../src/vscode/agent/toolAccess';
+import { NO_FOLDER_NOTE, RESTRICTED_NOTE, allowedRisksFor, restrictionParts } from '../../../src/editor/engine/toolAccess';
 
 const system = { os: 'Linux 6', shell: '/bin/bash', workspaceFolders: ['/ws'] };
 

@@ -10,7 +10,7 @@ import {
   ruleKey,
   withoutRules,
   type KeyValueStore,
-} from '../../../src/vscode/approval/rules';
+} from '../../../src/editor/approval/rules';
 
 /** A Memento stand-in that records every write. */
 class RecordingMemento implements KeyValueStore {

@@ -14,8 +14,8 @@ import {
   serverDialogText,
   type ServerAnswer,
   type ServerQuestion,
-} from '../../../src/vscode/settings/serverConsent';
-import { resolveServerSettings, type ScopedValues, type ServerResolution } from '../../../src/vscode/settings/serverSettings';
+} from '../../../src/editor/settings/serverConsent';
+import { resolveServerSettings, type ScopedValues, type ServerResolution } from '../../../src/editor/settings/serverSettings';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();

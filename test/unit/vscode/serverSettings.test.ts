@@ -3,14 +3,14 @@
 // WorkspaceConfiguration.inspect() reports them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../../src/vscode/settings/harnessSettings';
+import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
 import {
   destinationKey,
   originOf,
   resolveServerSettings,
   withDestination,
   type ScopedValues,
-} from '../../../src/vscode/settings/serverSettings';
+} from '../../../src/editor/settings/serverSettings';
 
 /** `user` and `workspace` as settings.json files would hold them; `folder` for a folder's own settings. */
 function config(scopes: { user?: Record<string, unknown>; workspace?: Record<string, unknown>; folder?: Record<string, unknown> }) {

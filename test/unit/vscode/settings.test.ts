@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, parseSettings, serverUrl } from '../../../src/vscode/settings/harnessSettings';
+import { DEFAULT_SETTINGS, parseSettings, serverUrl } from '../../../src/editor/settings/harnessSettings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { setupReportHtml } from '../../../src/vscode/setupCheck/setupReportHtml';
-import { setupMark } from '../../../src/vscode/setupCheck/setupMarks';
+import { setupReportHtml } from '../../../src/editor/setupCheck/setupReportHtml';
+import { setupMark } from '../../../src/editor/setupCheck/setupMarks';
 import { sampleReport } from '../setupCheck/sampleReport';
 
 const NONCE = 'AAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTokens, statusText, statusTooltip } from '../../../src/vscode/status/statusText';
-import { selectionLines } from '../../../src/vscode/selectionLines';
+import { formatTokens, statusText, statusTooltip } from '../../../src/editor/status/statusText';
+import { selectionLines } from '../../../src/editor/selectionLines';
 
 test('token counts are short', () => {
   assert.deepEqual([0, 950, 1000, 1234, 8000, 12_345, 1_200_000].map(formatTokens), ['0', '950', '1k', '1.2k', '8k', '12k', '1.2M']);

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentEvent, RetrievalEvent } from '../../../../src/core/agent/events';
-import { agentEventToChatEvents } from '../../../../src/vscode/chat/agentEventMapping';
-import { describeEventForLog } from '../../../../src/vscode/log/eventLog';
+import { agentEventToChatEvents } from '../../../../src/editor/chat/agentEventMapping';
+import { describeEventForLog } from '../../../../src/editor/log/eventLog';
 
 const retrieval: RetrievalEvent = {
   type: 'retrieval',

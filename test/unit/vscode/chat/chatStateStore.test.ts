@@ -13,8 +13,8 @@ import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../../..
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { defineTool, ok } from '../../../../src/core/tools/tool';
 import { WorkspaceRoots } from '../../../../src/core/workspace/workspaceRoots';
-import { agentEventToChatEvents, formatArguments, suggestActions } from '../../../../src/vscode/chat/agentEventMapping';
-import { ChatStateStore, type StoreChange } from '../../../../src/vscode/chat/chatStateStore';
+import { agentEventToChatEvents, formatArguments, suggestActions } from '../../../../src/editor/chat/agentEventMapping';
+import { ChatStateStore, type StoreChange } from '../../../../src/editor/chat/chatStateStore';
 import { ChatViewStateSchema } from '../../../../src/shared/protocol';
 
 test('each AgentEvent maps to the UI events the reducer understands', () => {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ContextTracker } from '../../../../src/core/context/tracker';
 import { renderHotContext } from '../../../../src/core/context/hotContext';
-import { hotContextView } from '../../../../src/vscode/chat/hotContextView';
+import { hotContextView } from '../../../../src/editor/chat/hotContextView';
 import { HotContextViewSchema } from '../../../../src/shared/protocol';
 
 test('an empty tracker gives an empty view', () => {

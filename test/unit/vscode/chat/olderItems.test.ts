@@ -7,8 +7,8 @@ import type { ChatMessage } from '../../../../src/core/messages';
 import type { ChatViewState, HostToWebview } from '../../../../src/shared/protocol';
 import { parseHostMessage } from '../../../../src/shared/protocol';
 import { reduceAll } from '../../../../src/shared/chatState';
-import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
-import { WebviewBridge } from '../../../../src/vscode/chat/webviewBridge';
+import { ChatStateStore } from '../../../../src/editor/chat/chatStateStore';
+import { WebviewBridge } from '../../../../src/editor/chat/webviewBridge';
 import { mountApp, type MountedApp } from '../../webview/doubles';
 import { ManualTimers } from '../../../helpers/manualTimers';
 

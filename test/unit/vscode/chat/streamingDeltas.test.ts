@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { ChatMessage } from '../../../../src/core/messages';
 import type { ChatEvent } from '../../../../src/shared/protocol';
 import { reduceAll } from '../../../../src/shared/chatState';
-import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
+import { ChatStateStore } from '../../../../src/editor/chat/chatStateStore';
 
 function longHistory(n: number): ChatMessage[] {
   return Array.from({ length: n }, (_, i): ChatMessage => (i % 2 === 0 ? { role: 'user', content: `question ${i}` } : { role: 'assistant', content: `answer ${i}` }));

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../../src/core/agent/events';
 import type { HostToWebview } from '../../../../src/shared/protocol';
 import { parseHostMessage } from '../../../../src/shared/protocol';
-import { ChatStateStore } from '../../../../src/vscode/chat/chatStateStore';
-import { WebviewBridge, type ChatLog, type WebviewPort } from '../../../../src/vscode/chat/webviewBridge';
+import { ChatStateStore } from '../../../../src/editor/chat/chatStateStore';
+import { WebviewBridge, type ChatLog, type WebviewPort } from '../../../../src/editor/chat/webviewBridge';
 import { mountApp, type MountedApp } from '../../webview/doubles';
 import { ManualTimers } from '../../../helpers/manualTimers';
 

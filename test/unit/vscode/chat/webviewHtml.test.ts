@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { buildContentSecurityPolicy, buildWebviewHtml } from '../../../../src/vscode/chat/webviewHtml';
-import { createNonce } from '../../../../src/vscode/chat/nonce';
+import { buildContentSecurityPolicy, buildWebviewHtml } from '../../../../src/editor/chat/webviewHtml';
+import { createNonce } from '../../../../src/editor/chat/nonce';
 
 const input = {
   nonce: 'c29tZS1yYW5kb20tbm9uY2UtMTIz',

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectServers, describeSource } from '../../../../src/vscode/mcp/configSources';
+import { collectServers, describeSource } from '../../../../src/editor/mcp/configSources';
 
 const FOLDER = '/work/project';
 

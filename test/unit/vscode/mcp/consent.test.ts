@@ -9,7 +9,7 @@ import {
   consentDialogText,
   type ConsentAnswer,
   type ConsentMemento,
-} from '../../../../src/vscode/mcp/consent';
+} from '../../../../src/editor/mcp/consent';
 
 /** A workspaceState stand-in that keeps JSON copies, as VS Code does. */
 class RecordingMemento implements ConsentMemento {

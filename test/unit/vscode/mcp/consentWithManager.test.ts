@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { McpManager } from '../../../../src/mcp/manager';
 import type { McpServerConfig } from '../../../../src/mcp/types';
-import { collectServers } from '../../../../src/vscode/mcp/configSources';
-import { ConsentPolicy, ConsentStore, type ConsentAnswer, type ConsentMemento } from '../../../../src/vscode/mcp/consent';
+import { collectServers } from '../../../../src/editor/mcp/configSources';
+import { ConsentPolicy, ConsentStore, type ConsentAnswer, type ConsentMemento } from '../../../../src/editor/mcp/consent';
 
 const MEMORY_BIN = resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 

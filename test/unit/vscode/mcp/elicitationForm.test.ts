@@ -11,7 +11,7 @@ import {
   type FormAsker,
   type PickQuestion,
   type TextQuestion,
-} from '../../../../src/vscode/mcp/elicitationForm';
+} from '../../../../src/editor/mcp/elicitationForm';
 
 type Step =
   | { confirm: 'respond' | 'decline' | undefined }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { rootsOf } from '../../../../src/vscode/mcp/mcpRoots';
+import { rootsOf } from '../../../../src/editor/mcp/mcpRoots';
 
 const app = { uri: pathToFileURL('/home/ada/app').href, name: 'app' };
 const lib = { uri: pathToFileURL('/home/ada/my lib').href, name: 'my lib' };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpServerConfig } from '../../../../src/mcp/types';
-import { DEFAULT_SAMPLING_PER_MINUTE, samplingPerMinuteOf, toolTimeoutMsOf, withDefaultTimeout } from '../../../../src/vscode/mcp/mcpSettings';
+import { DEFAULT_SAMPLING_PER_MINUTE, samplingPerMinuteOf, toolTimeoutMsOf, withDefaultTimeout } from '../../../../src/editor/mcp/mcpSettings';
 
 const server = (name: string, toolTimeoutMs?: number): McpServerConfig => ({
   name,

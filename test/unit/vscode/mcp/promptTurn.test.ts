@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpPromptInfo } from '../../../../src/mcp/types';
-import { notOfferedMessage, promptArguments, promptTurnText, resolvePromptCommand, slashCommandsOf } from '../../../../src/vscode/mcp/promptTurn';
+import { notOfferedMessage, promptArguments, promptTurnText, resolvePromptCommand, slashCommandsOf } from '../../../../src/editor/mcp/promptTurn';
 import { parseHostMessage } from '../../../../src/shared/protocol';
 
 const prompt = (server: string, name: string, extra: Partial<McpPromptInfo> = {}): McpPromptInfo => ({ server, name, arguments: [], ...extra });

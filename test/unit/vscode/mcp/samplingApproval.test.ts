@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SamplingRequest } from '../../../../src/mcp/clientFeatures';
-import { PROMPT_PREVIEW_CHARS, SamplingApprovals, samplingDialogText, type SamplingAnswer, type SamplingDialogText } from '../../../../src/vscode/mcp/samplingApproval';
+import { PROMPT_PREVIEW_CHARS, SamplingApprovals, samplingDialogText, type SamplingAnswer, type SamplingDialogText } from '../../../../src/editor/mcp/samplingApproval';
 
 function request(overrides: Partial<SamplingRequest> = {}): SamplingRequest {
   return {

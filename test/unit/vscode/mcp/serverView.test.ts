@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { McpServerStatus } from '../../../../src/mcp/types';
-import { notStartedStatus, serverRow, toolsSummary } from '../../../../src/vscode/mcp/serverView';
+import { notStartedStatus, serverRow, toolsSummary } from '../../../../src/editor/mcp/serverView';
 
 function status(over: Partial<McpServerStatus>): McpServerStatus {
   return {

@@ -2,11 +2,11 @@
 // nudged on (work remains, refusal, empty reply, missing task_completion). Every intervention is capped
 // per turn and explained by a notice.
 import type { TextReplyDecision, TextReplyState } from '../agent/turnRunner';
-import { isCompletionSummary } from './completion';
-import { isDeflection } from './deflection';
-import { isEmptyResponse } from './empty';
-import { isIncompleteResponse } from './incomplete';
-import { parseResponsePolicyConfig, type ResponsePolicyConfig, type ResponsePolicyConfigInput } from './policyConfig';
+import { isCompletionSummary } from '../analysis/completion';
+import { isDeflection } from '../analysis/deflection';
+import { isEmptyResponse } from '../analysis/empty';
+import { isIncompleteResponse } from '../analysis/incomplete';
+import { parseResponsePolicyConfig, type ResponsePolicyConfig, type ResponsePolicyConfigInput } from '../analysis/policyConfig';
 
 export interface ResponsePolicyDeps {
   /** Texts of the todos still open (tracker todos not done). */

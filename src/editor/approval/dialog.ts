@@ -6,7 +6,7 @@
 // dialog that popped up while typing must not run anything.
 import type { ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
 import type { ApprovalDescription } from '../../core/tools/tool';
-import { EXTRA_PATTERN_CONTROLS } from '../../core/approval/sensitivePaths';
+import { EXTRA_PATTERN_CONTROLS } from '../../core/workspace/sensitivePaths';
 
 export const ALLOW = 'Allow' as const;
 export const ALLOW_SESSION = 'Allow for this session' as const;

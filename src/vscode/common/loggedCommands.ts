@@ -1,7 +1,7 @@
 // Registers commands so that a failure is logged and shown once, in words, instead of vanishing in the
 // extension host: every command group of the extension registers through this.
 import * as vscode from 'vscode';
-import type { Logger } from '../log/logger';
+import type { Logger } from '../../editor/log/logger';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 

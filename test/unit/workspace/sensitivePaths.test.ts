@@ -8,7 +8,7 @@ import {
   SensitivePaths,
   canonicalJson,
   packageJsonCommandsChanged,
-} from '../../../src/core/approval/sensitivePaths';
+} from '../../../src/core/workspace/sensitivePaths';
 
 /** One real file per default pattern. */
 const EXAMPLES: Record<string, string> = {

@@ -1,27 +1,14 @@
-// Wiring for durable sessions: the service (created before the controller, which records through it) and the
-// commands and History view (created once the chat view exists).
+// The History of stored sessions in the editor: its view and commands (open, resume, undo the last edit, compress
+// now), created once the chat exists, and reopening this workspace's last session when a window reloads.
 import * as vscode from 'vscode';
-import { registerLoggedCommands } from '../commands/loggedCommands';
+import { registerLoggedCommands } from '../common/loggedCommands';
 import type { HarnessController } from '../agent/harnessController';
-import type { ChatStateStore } from '../chat/chatStateStore';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
-import type { Logger } from '../log/logger';
+import type { Logger } from '../../editor/log/logger';
 import type { FileSystemPort } from '../../core/ports';
-import { EditorSessionService } from './sessionService';
-import { SessionsUi } from './sessionsUi';
-
-/** The database lives in the extension's global storage: one history across workspaces, like the CLI's --db. */
-export function createSessionService(context: vscode.ExtensionContext, store: ChatStateStore, log: Logger): EditorSessionService {
-  return new EditorSessionService({
-    dbPath: vscode.Uri.joinPath(context.globalStorageUri, 'sessions.db').fsPath,
-    warn: (message) => {
-      log.warn(message);
-      store.notice(message);
-      void vscode.window.showWarningMessage(`Local Harness: ${message}`);
-    },
-    info: (message) => log.info(message),
-  });
-}
+import type { EditorSessionService } from '../../editor/sessions/sessionService';
+import { HistoryUi } from './historyUi';
 
 export interface SessionCommandDeps {
   service: EditorSessionService;
@@ -36,8 +23,8 @@ export interface SessionCommandDeps {
 
 const LAST_SESSION_KEY = 'localharness.lastSessionId';
 
-export function registerSessionCommands(deps: SessionCommandDeps): vscode.Disposable[] {
-  const ui = new SessionsUi(deps);
+export function registerHistory(deps: SessionCommandDeps): vscode.Disposable[] {
+  const ui = new HistoryUi(deps);
   const commands: Record<string, () => Promise<void>> = {
     'localharness.showSessions': () => ui.show(),
     'localharness.undoLastEdit': () => ui.undoLastEdit(),
@@ -64,7 +51,7 @@ export function registerSessionCommands(deps: SessionCommandDeps): vscode.Dispos
  * (a turn cut off by the reload comes back marked interrupted, with Resume). Runs once per activation, which is
  * itself lazy (the view opening or a command), and only while the panel is still empty.
  */
-async function restoreLastSession(deps: SessionCommandDeps, ui: SessionsUi): Promise<void> {
+async function restoreLastSession(deps: SessionCommandDeps, ui: HistoryUi): Promise<void> {
   const id = deps.workspaceState.get<string>(LAST_SESSION_KEY);
   if (!id || deps.store.snapshot().state.items.length > 0) return;
   try {

@@ -3,23 +3,23 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
 import type { HarnessController } from '../agent/harnessController';
-import type { ChatStateStore } from '../chat/chatStateStore';
+import type { ChatStateStore } from '../../editor/chat/chatStateStore';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
-import type { Logger } from '../log/logger';
-import { errorMessage } from '../log/logger';
+import type { Logger } from '../../editor/log/logger';
+import { errorMessage } from '../../editor/log/logger';
 import type { FileSystemPort } from '../../core/ports';
 import type { ExportFormat, SessionInfo } from '../../persistence/types';
 import type { SessionAction, SessionEntry, WebviewToHost } from '../../shared/protocol';
-import { marksFromStore } from './compressionMarks';
-import { READ_ONLY_NOTE, type EditorSessionService } from './sessionService';
+import { marksFromStore } from '../../editor/sessions/compressionMarks';
+import { READ_ONLY_NOTE, type EditorSessionService } from '../../editor/sessions/sessionService';
 import { restoredContextTokens } from '../../core/contextWindow/restoredUsage';
 import { savedRunOf } from '../../persistence/planRuns';
-import { planRunNotes, resumeRunText } from '../orchestrator/orchestratorNotices';
+import { planRunNotes, resumeRunText } from '../../editor/orchestrator/orchestratorNotices';
 
 export const RESUME_TEXT = 'Continue the interrupted task.';
 export const INTERRUPTED_TEXT = 'This session was interrupted in the middle of a turn (the window closed or the extension stopped). Resume to let the model continue where it stopped.';
 
-export interface SessionsUiDeps {
+export interface HistoryUiDeps {
   service: EditorSessionService;
   controller: HarnessController;
   chatView: ChatViewProvider;
@@ -29,10 +29,10 @@ export interface SessionsUiDeps {
   fs: FileSystemPort;
 }
 
-export class SessionsUi {
+export class HistoryUi {
   private historyOpen = false;
 
-  constructor(private readonly deps: SessionsUiDeps) {
+  constructor(private readonly deps: HistoryUiDeps) {
     deps.chatView.sessionsHandler = (msg) => this.onPanelMessage(msg);
   }
 

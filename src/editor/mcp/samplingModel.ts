@@ -10,26 +10,27 @@ export interface SamplingModelSource {
   resolve(signal: AbortSignal): Promise<{ provider: ChatProvider; model: string }>;
 }
 
-/** The parts of the chat controller this needs (HarnessController satisfies it). */
+/** Where the settings and the model server come from (the editor's settings and model services). */
 export interface ChatModelOwner {
-  settings(): ParsedSettings;
-  settingsForRequest(signal?: AbortSignal): Promise<ParsedSettings>;
-  statusInfo(): { model: string };
+  settings: {
+    settings(): ParsedSettings;
+    settingsForRequest(signal?: AbortSignal): Promise<ParsedSettings>;
+  };
   models: {
     provider(settings: HarnessSettings): Promise<ChatProvider>;
     firstChatModel(settings: HarnessSettings, signal: AbortSignal): Promise<string>;
   };
+  /** The model the chat runs with now (the first listed one when none is set); a getter, the chat comes later. */
+  chatModel(): string;
 }
 
-/** `owner` is a getter: the controller is created after the MCP wiring. */
-export function samplingModelOf(owner: () => ChatModelOwner): SamplingModelSource {
+export function samplingModelOf(owner: ChatModelOwner): SamplingModelSource {
   return {
-    currentName: () => owner().settings().settings.model || owner().statusInfo().model || undefined,
+    currentName: () => owner.settings.settings().settings.model || owner.chatModel() || undefined,
     async resolve(signal) {
-      const chat = owner();
-      const { settings } = await chat.settingsForRequest(signal);
-      const provider = await chat.models.provider(settings);
-      const model = settings.model || chat.statusInfo().model || (await chat.models.firstChatModel(settings, signal));
+      const { settings } = await owner.settings.settingsForRequest(signal);
+      const provider = await owner.models.provider(settings);
+      const model = settings.model || owner.chatModel() || (await owner.models.firstChatModel(settings, signal));
       return { provider, model };
     },
   };

@@ -4,9 +4,9 @@ import { ProviderError, type ChatProvider, type ModelInfo } from '../../core/pro
 import { errorMessage, type Logger } from '../log/logger';
 import { serverUrl, type HarnessSettings } from '../settings/harnessSettings';
 import { originOf } from '../settings/serverSettings';
+import type { TurnEngine } from '../engine/engineLoader';
 import { isUnauthorized, missingKeyNotice, noModelMessage, serverName, unreachableMessage } from './modelText';
 
-export type TurnEngine = typeof import('./turnEngine');
 
 export interface ModelServiceDeps {
   log: Logger;
@@ -14,7 +14,7 @@ export interface ModelServiceDeps {
   apiKeys: { get(origin: string): Promise<string | undefined> };
   loadEngine: () => Promise<TurnEngine>;
   /** Called with a message when the server stops answering, undefined when it answers again. */
-  onReachability: (unreachable: string | undefined) => void;
+  onReachability?: (unreachable: string | undefined) => void;
   probeTimeoutMs?: number;
   modelInfoTimeoutMs?: number;
 }
@@ -24,8 +24,20 @@ const MODEL_INFO_TIMEOUT_MS = 5000;
 
 export class ModelService {
   private readonly contextCache = new Map<string, number | null>();
+  private readonly reachabilityListeners = new Set<(unreachable: string | undefined) => void>();
 
   constructor(private readonly deps: ModelServiceDeps) {}
+
+  /** Told after every probe: a message when the server did not answer, undefined when it did. */
+  onDidProbe(listener: (unreachable: string | undefined) => void): () => void {
+    this.reachabilityListeners.add(listener);
+    return () => this.reachabilityListeners.delete(listener);
+  }
+
+  private reached(unreachable: string | undefined): void {
+    this.deps.onReachability?.(unreachable);
+    for (const listener of this.reachabilityListeners) listener(unreachable);
+  }
 
   async provider(settings: HarnessSettings): Promise<ChatProvider> {
     const engine = await this.deps.loadEngine();
@@ -56,7 +68,7 @@ export class ModelService {
     const probe = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
     try {
       const infos = await provider.listModels(probe);
-      this.deps.onReachability(undefined);
+      this.reached(undefined);
       return infos;
     } catch (err) {
       if (signal.aborted) throw err;
@@ -64,7 +76,7 @@ export class ModelService {
       // Only an HTTP answer proves someone is there; anything else (refused, DNS, reset, timeout) is unreachable.
       const answered = !timedOut && err instanceof ProviderError && (err.kind === 'http' || err.kind === 'invalid_response');
       if (answered) {
-        this.deps.onReachability(undefined);
+        this.reached(undefined);
         const why = errorMessage(err);
         const hint = await this.missingKeyNotice(settings, why);
         throw new Error(`The ${serverName(settings)} at ${serverUrl(settings)} answered with an error: ${why}${hint ? ` ${hint}` : ''}`);
@@ -74,7 +86,7 @@ export class ModelService {
         err instanceof ProviderError && err.kind === 'connection_refused'
           ? err.message
           : unreachableMessage(settings, timedOut ? `no answer within ${timeoutMs / 1000} s` : errorMessage(err));
-      this.deps.onReachability(text);
+      this.reached(text);
       throw new Error(text);
     }
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createResponsePolicy } from '../../../src/core/analysis/responsePolicy';
+import { createResponsePolicy } from '../../../src/core/resilience/responsePolicy';
 import { DEFAULT_POLICY_MESSAGES, parseResponsePolicyConfig } from '../../../src/core/analysis/policyConfig';
 import type { TextReplyState } from '../../../src/core/agent/turnRunner';
 
