@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../core/agent/events';
 import type { IndexMode, KnowledgeStorePort, LineSpan } from '../core/knowledge/types';
 import type { FileSystemPort } from '../core/ports';
-import { sha256, type Indexer, type IndexResult } from './indexer';
+import type { Indexer, IndexResult } from './indexer';
+import { sha256 } from './indexedFile';
+import { errorMessage as messageOf } from '../shared/format';
 
 /** `localharness.index.onRead`. */
 export type QueueMode = 'off' | 'ask' | 'auto';
@@ -298,6 +300,3 @@ export function fileType(file: string): string {
   return ext === '' ? base : ext;
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { IndexedSummary, IndexSummaryPort, KnowledgeStorePort } from '../core/knowledge/types';
 import type { FileSystemPort } from '../core/ports';
 import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
-import { sha256 } from './indexer';
+import { sha256 } from './indexedFile';
 
 export interface StoredSummariesOptions {
   store: Pick<KnowledgeStorePort, 'getFile' | 'chunks'>;

@@ -2,13 +2,11 @@
 // summaries (full) → embeddings of the chunks (embed, full) → one store write. Incremental by content hash,
 // cancellable at every await (a cancelled index stores nothing), and the time spent waiting on the model is
 // measured apart from our own work, so the overhead bench can tell them apart.
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { EmbeddingUnavailableError, type Embedder } from '../core/embeddings';
 import type {
   ChunkDraft,
   Chunker,
-  Entity,
   FileSummarizer,
   FileSummary,
   IndexedFile,
@@ -24,7 +22,9 @@ import { detectLanguage } from '../core/knowledge/language';
 import { systemClock, type Clock, type FileSystemPort } from '../core/ports';
 import { StructuredOutputError } from '../core/structured/structuredOutputError';
 import { PathError, WorkspaceRoots, isInside } from '../core/workspace/workspaceRoots';
+import { errorMessage as messageOf, formatSize as formatBytes } from '../shared/format';
 import { chunkEmbeddingText } from './chunkText';
+import { entitiesOf, isCurrent, sameContent, sha256 } from './indexedFile';
 
 export const DEFAULT_MAX_INDEX_BYTES = 1024 * 1024;
 /** Chunks per embedding call: each call is a point where indexing can be cancelled or yield to a chat turn. */
@@ -385,48 +385,4 @@ class Run {
       notices: [...this.notices],
     };
   }
-}
-
-function sameContent(prior: IndexedFile, wanted: { hash: string; mode: IndexMode; range: LineSpan | undefined }): boolean {
-  return prior.hash === wanted.hash && prior.mode === wanted.mode && sameRange(prior.range, wanted.range);
-}
-
-/** Nothing to do: the same content was indexed the same way with the same embedding model, and it worked. */
-function isCurrent(prior: IndexedFile, wanted: { hash: string; mode: IndexMode; range: LineSpan | undefined; embedModel: string }): boolean {
-  if (!sameContent(prior, wanted)) return false;
-  if (prior.state === 'failed') return false;
-  // A fallback (invalid JSON → metadata only) is worth trying again.
-  if (wanted.mode !== 'metadata' && prior.state === 'metadata') return false;
-  return wanted.mode === 'metadata' || prior.embedModel === wanted.embedModel;
-}
-
-function sameRange(a: LineSpan | undefined, b: LineSpan | undefined): boolean {
-  if (!a || !b) return !a && !b;
-  return a.startLine === b.startLine && a.endLine === b.endLine;
-}
-
-/** The model's entities, plus every declaration of the outline the model did not name itself. */
-function entitiesOf(file: string, outline: ReadonlyArray<{ name: string; kind: string; line: number }>, summary: FileSummary | undefined): Entity[] {
-  const out: Entity[] = (summary?.entities ?? []).map((e) => ({ ...e, file }));
-  const seen = new Set(out.map((e) => e.name));
-  for (const d of outline) {
-    if (seen.has(d.name)) continue;
-    seen.add(d.name);
-    out.push({ name: d.name, kind: d.kind, file, line: d.line });
-  }
-  return out;
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

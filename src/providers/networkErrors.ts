@@ -1,5 +1,6 @@
 // Turns what fetch and the client libraries throw into ProviderErrors a user can act on.
 import { ProviderError } from '../core/provider';
+import { errorMessage as messageOf } from '../shared/format';
 
 export interface ErrorContext {
   /** e.g. "the OpenAI-compatible server at http://127.0.0.1:1234/v1" */
@@ -89,9 +90,7 @@ export function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err.name === 'APIUserAbortError');
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { messageOf };
 
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -5,6 +5,8 @@
 import type { ChatMessage } from '../messages';
 import { clip, isCompressed, markCompressed, oneLine, parseArguments, unmarked } from './marker';
 import { baseToolName, describeMeta, findCall, toolResultMeta, type ToolResultMeta } from './metadata';
+import type { DigestFacts as Parsed } from './digestFacts';
+import { fileReadDigest, isFileBody } from './fileReadDigest';
 
 export interface DigestOptions {
   /** Characters kept of a result no digest rule understands (the `fallbackToolResultChars` setting). */
@@ -18,31 +20,13 @@ export const DEFAULT_HEAD_CHARS = 200;
 const ONE_PER_LINE_MAX = 30;
 /** Error texts up to this size are kept whole. */
 const ERROR_CHARS = 600;
-const FIRST_LINES = 2;
-const FIRST_LINE_CHARS = 100;
 const COMMAND_TAIL_LINES = 5;
 const OUTPUT_LINE_CHARS = 200;
 const COMMAND_LINE_CHARS = 120;
-const OUTLINE_MAX = 12;
-const OUTLINE_CHARS = 160;
-/** "Title: Quarterly report", "Document kind: invoice." — unindented, a capitalised label of a few words. */
-const LABEL_LINE = /^[A-Z][\w -]{0,30}:\s+\S/;
-const LABEL_LINES = 4;
-const LABEL_LINE_CHARS = 120;
 const HINT_ARGS_CHARS = 200;
 /** Lines of a compressed digest that are no fact (left out when a digest is re-read for the summary). */
 const HINT_LINE = /^(?:Full result|Full output|Already done):/;
 
-interface Parsed {
-  /** Lines between the metadata line and the hint. */
-  facts: string[];
-  /** The same facts on one line, for the session summary. */
-  brief: string;
-  /** Something was left out: the digest says how to get it back. */
-  partial: boolean;
-  /** A change that succeeded: the digest says not to repeat it. */
-  applied?: boolean;
-}
 
 interface Analysis {
   meta: ToolResultMeta;
@@ -113,8 +97,7 @@ export function resultSucceeded(history: readonly ChatMessage[], index: number):
   if (CHANGE_TOOLS.has(base)) return changeOk(base, meta.tool, text, meta);
   if (meta.failed) return false;
   if (builtin && base === 'read_file') {
-    const first = text.split('\n')[0]!;
-    return READ_RANGE.test(first) || READ_WHOLE.test(first) || / is empty \(0 lines\)\.$/.test(first);
+    return isFileBody(text.split('\n')[0]!);
   }
   return true;
 }
@@ -140,7 +123,7 @@ function parse(base: string, meta: ToolResultMeta, content: string, headChars: n
       return builtinSearch(text) ?? genericListing(text) ?? whole(text, headChars);
     case 'read_file':
     case 'read_text_file':
-      return read(text, meta, meta.tool === 'read_file', headChars);
+      return fileReadDigest(text, meta, meta.tool === 'read_file') ?? whole(text, headChars);
     case 'todo_write':
     case 'todo_read':
       return todos(text) ?? whole(text, headChars);
@@ -242,98 +225,6 @@ function builtinSearch(text: string): Parsed | undefined {
     brief: `${header}: ${groups.join('; ')}${extra.length ? ` (${extra.join(' ')})` : ''}`,
     partial: true,
   };
-}
-
-// ── file reads ──────────────────────────────────────────────────────────────────────────────────────────
-
-const READ_RANGE = /^.+ lines (\d+)-\d+ of \d+:$/;
-const READ_WHOLE = /^.+ \(\d+ lines\):$/;
-const READ_FOOTER = /^\[Showing lines \d+-\d+ of \d+\. /;
-const CUT_NOTE = /^\[… \d+ characters \(\d+ lines\) removed from the middle of this result\./;
-const NOT_MEANINGFUL = /^\s*(?:#!|import\s|from\s+\S+\s+import\s|#include\s|using\s+[\w.]+;|use\s+[\w:{}, ]+;|package\s+[\w.]+;?$|['"]use strict['"];?$|(?:const|let|var)\s+\w+\s*=\s*require\()/;
-
-/** read_file (its header gives the range) or an MCP file read: the range, the first lines and an outline. */
-function read(text: string, meta: ToolResultMeta, builtin: boolean, headChars: number): Parsed {
-  const lines = text.split('\n');
-  let start = 1;
-  let body = lines;
-  const range = READ_RANGE.exec(lines[0]!);
-  if (range) start = Number(range[1]);
-  if (range || READ_WHOLE.test(lines[0]!)) body = lines.slice(1);
-  else if (builtin) return whole(text, headChars); // "x is empty (0 lines).", "File x does not exist. …"
-  const cut = body.some((l) => CUT_NOTE.test(l));
-  const content = body.filter((l) => !READ_FOOTER.test(l) && !CUT_NOTE.test(l));
-  const symbols = outline(content, start);
-  // Prose and data have no declarations: their short "Label: value" lines (a title, a status, a kind) are
-  // the outline instead.
-  const labels = symbols ? [] : labelLines(content, start);
-  // With an outline one line is enough to say what the file is, and none when that line opens the outline.
-  const wanted = symbols || labels.length ? 1 : FIRST_LINES;
-  const first: Array<{ n: number; text: string }> = [];
-  let begins = '';
-  for (let i = 0; i < content.length && first.length < wanted; i++) {
-    const line = content[i]!;
-    if (!/[\p{L}\p{N}]/u.test(line) || NOT_MEANINGFUL.test(line)) continue;
-    begins ||= line.trim();
-    if (symbols && SYMBOL_PATTERNS.some((re) => re.test(line))) break;
-    first.push({ n: start + i, text: clip(line.trim(), FIRST_LINE_CHARS) });
-  }
-  const span = meta.lines ? `lines ${meta.lines}` : `${content.length} lines`;
-  const shown = [...first, ...labels.filter((l) => !first.some((f) => f.n === l.n))].sort((a, b) => a.n - b.n);
-  const facts = shown.map((l) => `Line ${l.n}: ${l.text}`);
-  if (symbols) facts.push(`Outline: ${symbols}`);
-  if (cut) facts.push('(The result as first sent was already cut in the middle.)');
-  return { facts, brief: `${span}${begins ? `; begins: ${oneLine(begins, 100)}` : ''}`, partial: true };
-}
-
-function labelLines(content: readonly string[], start: number): Array<{ n: number; text: string }> {
-  const out: Array<{ n: number; text: string }> = [];
-  for (let i = 0; i < content.length && out.length < LABEL_LINES; i++) {
-    const line = content[i]!;
-    if (line.length <= LABEL_LINE_CHARS && LABEL_LINE.test(line)) out.push({ n: start + i, text: line.trim() });
-  }
-  return out;
-}
-
-// Declarations worth naming in an outline: cheap regexes over top-level lines, for the common languages.
-// Each gives the kind (group 1) and the name (group 2).
-const SYMBOL_PATTERNS: readonly RegExp[] = [
-  // TypeScript / JavaScript
-  /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function|class|interface|enum|namespace|type)\*?\s+([A-Za-z_$][\w$]*)/,
-  /^export\s+(const|let|var)\s+([A-Za-z_$][\w$]*)/,
-  // Python
-  /^(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/,
-  // Go
-  /^(func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/,
-  // Rust
-  /^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(fn|struct|enum|trait|mod)\s+([A-Za-z_]\w*)/,
-  // Java / C# / Kotlin
-  /^(?:(?:public|private|protected|internal|static|final|sealed|abstract|data)\s+)*(class|interface|enum|record|object)\s+([A-Za-z_]\w*)/,
-  // Markdown headings
-  /^(#{1,3})\s+(\S.{0,39})/,
-];
-
-function outline(lines: readonly string[], start: number): string {
-  const found: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!line || /^\s/.test(line)) continue;
-    for (const re of SYMBOL_PATTERNS) {
-      const m = re.exec(line);
-      if (!m) continue;
-      const kind = m[1]!.startsWith('#') ? 'heading' : m[1]!;
-      found.push(`${kind} ${m[2]!.trim()} (line ${start + i})`);
-      break;
-    }
-  }
-  let text = '';
-  let shown = 0;
-  for (const f of found.slice(0, OUTLINE_MAX)) {
-    if (text && text.length + f.length + 2 > OUTLINE_CHARS) break;
-    text += (text ? ', ' : '') + f;
-    shown++;
-  }
-  return found.length > shown ? `${text} (+${found.length - shown} more)` : text;
 }
 
 // ── commands ────────────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,6 @@
 // The logging port and the secret scrubber every log line passes through. Pure: vscode's LogOutputChannel
 // satisfies `LogSink` structurally, tests use a recording sink.
+import { errorMessage } from '../../shared/format';
 
 export interface LogSink {
   trace(message: string): void;
@@ -79,7 +80,4 @@ export function shorten(text: string, max: number): string {
   return `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
+export { errorMessage };

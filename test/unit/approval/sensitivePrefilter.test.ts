@@ -76,7 +76,7 @@ test('in a fresh process, an ordinary path compiles no pattern; a sensitive one 
     const compiled = [];
     const makeRe = picomatch.makeRe;
     picomatch.makeRe = (glob, ...rest) => (compiled.push(glob), makeRe(glob, ...rest));
-    const { SensitivePaths } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/approval/sensitivePaths.ts'))});
+    const { SensitivePaths } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/workspace/sensitivePaths.ts'))});
     const paths = new SensitivePaths();
     const ordinary = paths.match('notes/done-1.txt');
     const sensitive = paths.match('sub/.git/hooks/pre-commit');

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PathError } from '../../workspace/workspaceRoots';
 import { fail, type ToolContext, type ToolResult } from '../tool';
+import { errorMessage, formatSize } from '../../../shared/format';
 
 /** A resolved tool path: absolute for the file system, relative for messages and tracking. */
 export interface ResolvedPath {
@@ -22,9 +23,7 @@ export async function resolvePath(ctx: ToolContext, userPath: string | undefined
   }
 }
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { errorMessage, formatSize };
 
 /** Turn a file-system error into a sentence the model can act on (node error codes and editor-style names). */
 export function fsErrorMessage(err: unknown, rel: string): string {
@@ -95,12 +94,6 @@ export function looksBinary(text: string): boolean {
   let bad = 0;
   for (let i = 0; i < sample.length; i++) if (sample.charCodeAt(i) === 0xfffd) bad++;
   return sample.length > 0 && bad / sample.length > 0.1;
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export function plural(n: number, word: string, pluralWord = word + 's'): string {
