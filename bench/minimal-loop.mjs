@@ -2,29 +2,11 @@
 // Plain `openai` client, the same four file tools, no approval, no events, no extras.
 // Usage: node bench/minimal-loop.mjs BASE_URL MODEL WORKSPACE "TASK"
 import OpenAI from 'openai';
-import { readFile, writeFile, readdir, rename } from 'node:fs/promises';
-import path from 'node:path';
+import { minimalTools } from './minimal-tools.mjs';
 
 const [baseURL, model, workspace, task] = process.argv.slice(2);
 const client = new OpenAI({ baseURL, apiKey: 'none' });
-const at = (p) => path.join(workspace, p);
-
-const tools = {
-  list_directory: async ({ path: p }) => (await readdir(at(p))).join('\n'),
-  read_file: async ({ path: p }) => readFile(at(p), 'utf8'),
-  write_file: async ({ path: p, content }) => (await writeFile(at(p), content), 'ok'),
-  move_file: async ({ source, destination }) => (await rename(at(source), at(destination)), 'ok'),
-};
-const str = { type: 'string' };
-const defs = [
-  ['list_directory', { path: str }],
-  ['read_file', { path: str }],
-  ['write_file', { path: str, content: str }],
-  ['move_file', { source: str, destination: str }],
-].map(([name, properties]) => ({
-  type: 'function',
-  function: { name, description: name, parameters: { type: 'object', properties, required: Object.keys(properties) } },
-}));
+const { tools, defs } = minimalTools(workspace);
 
 const messages = [{ role: 'user', content: task }];
 for (let round = 0; round < 40; round++) {

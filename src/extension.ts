@@ -1,5 +1,5 @@
 // Activation: wiring only. Nothing here talks to the network; the providers, tools and turn runner load on the
-// first turn or model list (see src/vscode/agent/turnEngine.ts).
+// first turn or model list (see src/editor/engine/turnEngine.ts).
 // Must stay the first local import: it configures zod before any module creates a schema.
 import './shared/zodSetup';
 import * as vscode from 'vscode';

@@ -4,7 +4,7 @@
 import { systemClock } from '../core/ports';
 import type { KeyValuePort } from '../core/context/calibration';
 import { keepSetupCheck, rememberedWindow } from '../core/setupCheck/memory';
-import { setupCheckPlan } from '../core/setupCheck/plan';
+import { setupCheckPlan } from '../core/setupCheck/setupCheckPlan';
 import { renderSetupReport } from '../core/setupCheck/renderText';
 import { runSetupCheck } from '../core/setupCheck/runSetupCheck';
 import { createProvider } from '../providers/index';

@@ -9,7 +9,7 @@ export {
   type McpConfigResult,
   type McpConfigVariables,
 } from './config';
-export { commandLineOf, consentFingerprint, requiresConsent } from './commandLine';
+export { commandLineOf, consentFingerprint, requiresConsent } from './serverCommand';
 export { createSamplingResponder, type SamplingResponderOptions } from './samplingResponder';
 export { parseElicitationSchema, validateElicitationAnswer, ElicitationSchemaError, type ElicitValue } from './elicitationSchema';
 export { READ_RESOURCE_TOOL } from './readResourceTool';

@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../core/tools/registry';
 import type { Tool } from '../core/tools/tool';
 import type { McpAuthEnv } from './auth/types';
 import type { McpClientFeatures } from './clientFeatures';
-import { consentFingerprint } from './commandLine';
+import { consentFingerprint } from './serverCommand';
 import { Emitter } from './emitter';
 import { createReadResourceTool, READ_RESOURCE_TOOL } from './readResourceTool';
 import { DEFAULT_RING_LIMITS, type RingBufferLimits } from './ringBuffer';

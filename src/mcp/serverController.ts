@@ -1,6 +1,6 @@
 // The life of one configured server: consent, start, ready, crash, restart with backoff, stop.
 import type { McpClientFeatures } from './clientFeatures';
-import { commandLineOf } from './commandLine';
+import { commandLineOf } from './serverCommand';
 import { McpConnection } from './connection';
 import type { ToolCallOutput } from './content';
 import type { McpAuthSession } from './auth/authSession';

@@ -1,6 +1,7 @@
 // One time limit for a whole connection attempt (process or transport start, the fallback to the SSE transport,
 // the MCP handshake), together with the caller's cancellation: whichever comes first ends the wait at once, and
 // the caller closes what was opened. It also records what was tried, for the error message.
+import { untilAborted } from '../core/abortable';
 
 /** The attempt ran out of time; `describe()` says what it was doing and what failed before. */
 export class StartTimedOut extends Error {
@@ -51,22 +52,7 @@ export class StartDeadline {
   /** Resolves like `work`, or rejects as soon as the deadline passes or the caller cancels. */
   race<T>(work: Promise<T>): Promise<T> {
     work.catch(() => undefined); // given up on: its late rejection must not go unhandled
-    const { signal } = this;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      );
-    });
+    return untilAborted(work, this.signal);
   }
 
   describeTimeout(): string {

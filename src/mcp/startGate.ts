@@ -3,7 +3,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { untilAborted } from '../core/abortable';
 import { McpAuthSession } from './auth/authSession';
 import type { McpAuthEnv } from './auth/types';
-import { commandLineOf, requiresConsent } from './commandLine';
+import { commandLineOf, requiresConsent } from './serverCommand';
 import { loadMcpSdk } from './sdk';
 import type { McpConsentPort, McpServerConfig, McpServerState } from './types';
 

@@ -16,7 +16,7 @@ import { createTurnHooks } from '../resilience/turnHooks';
 import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';
 import type { Sleep } from '../resilience/backoff';
 import { StructuredOutputError } from '../structured';
-import { DEFAULT_MAX_STEPS, makePlan, type Plan, type StepRecord } from './plan';
+import { DEFAULT_MAX_STEPS, makePlan, type Plan, type StepRecord } from './planRequest';
 import { DEFAULT_STALL_ROUNDS, type StepEnv } from './execute';
 import { selectRunTools, type StepToolFilter } from './runTools';
 import { isAbort, runSteps } from './runSteps';

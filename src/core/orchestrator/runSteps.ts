@@ -8,7 +8,7 @@ import type { ContextTracker, Todo } from '../context/tracker';
 import type { ChatMessage } from '../messages';
 import { ProviderError } from '../provider';
 import { executeStep, stepPrompt, type StepAttempt, type StepEnv } from './execute';
-import type { Plan, StepRecord } from './plan';
+import type { Plan, StepRecord } from './planRequest';
 import { closeUnansweredCalls, stepExchange } from './stepHistory';
 import { threadFrom } from './stepThread';
 

@@ -2,7 +2,7 @@
 // in the same order, so the server's prompt cache holds across steps (a per-step choice changed the prompt's start
 // with every step). The pre-filter ranks for the request and all the goals, and keeps every tool a step names.
 import type { ToolDefinition } from '../messages';
-import type { Plan } from './plan';
+import type { Plan } from './planRequest';
 
 /** The pre-filter as the orchestrator uses it (structurally the ToolSelector). */
 export interface StepToolFilter {

@@ -2,7 +2,7 @@
 // work remains ("I've renamed 3 files. There are 2 remaining…", "Still to rename: a.txt"), and a step whose goal
 // names several files must have used each of them in a call. What a step hands on is digested from its results.
 import { isIncompleteResponse } from '../analysis/incomplete';
-import type { PlanStep } from './plan';
+import type { PlanStep } from './planRequest';
 import type { StepThread } from './stepThread';
 import { clip } from './stepShortening';
 

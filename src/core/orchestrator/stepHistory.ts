@@ -3,7 +3,7 @@
 // is told when it takes over.
 import type { ChatMessage } from '../messages';
 import { digestSteps } from './stepShortening';
-import type { StepRecord } from './plan';
+import type { StepRecord } from './planRequest';
 
 const CONTINUATION_RESULTS_CHARS = 3000;
 

@@ -1,7 +1,7 @@
 // Shortening for the orchestrator's prompts: step results and earlier conversation cut to fit a budget, with a
 // visible mark where text was removed (a weak model believes what it sees is complete otherwise).
 import type { ChatMessage } from '../messages';
-import type { StepRecord } from './plan';
+import type { StepRecord } from './planRequest';
 
 export function clip(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

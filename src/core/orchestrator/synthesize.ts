@@ -12,7 +12,7 @@ import { estimateTokens } from '../tokens';
 import { streamProtocolReply } from '../toolProtocol/replyStreamer';
 import { ToolIndex } from '../toolProtocol/toolIndex';
 import { clip, digestSteps } from './stepShortening';
-import type { Plan, StepRecord } from './plan';
+import type { Plan, StepRecord } from './planRequest';
 
 /** Window assumed when the planner's is not known: the smallest a local server commonly runs. */
 const DEFAULT_WINDOW = 4096;

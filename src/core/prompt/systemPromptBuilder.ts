@@ -2,7 +2,7 @@
 // lowest-priority parts are left out first, and the result says which ones.
 import type { ToolDefinition } from '../messages';
 import type { Todo } from '../context/tracker';
-import type { ToolProtocol } from '../toolProtocol/protocol';
+import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { ToolIndex, type ToolNaming } from '../toolProtocol/toolIndex';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './parts';

@@ -11,7 +11,7 @@ import type { RiskLevel } from '../tools/tool';
 import { RepetitionDetector } from '../analysis/repetition';
 import { claimedMissingTools } from '../analysis/missingTools';
 import { createResponsePolicy, type ResponsePolicy } from './responsePolicy';
-import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocol';
+import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocolSetting';
 import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';

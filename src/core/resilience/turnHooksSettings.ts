@@ -1,7 +1,7 @@
 // All settings of the weak-model helpers in one zod schema, with defaults. Unknown keys are errors.
 import { z } from 'zod';
 import { parseSettings, responsePolicyConfigSchema } from '../analysis/policyConfig';
-import { toolProtocolSettingSchema } from '../toolProtocol/protocol';
+import { toolProtocolSettingSchema } from '../toolProtocol/protocolSetting';
 
 export const retrySettingsSchema = z.strictObject({
   /** Retries per model after the first attempt, for retryable failures (HTTP 5xx, broken stream). */

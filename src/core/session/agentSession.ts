@@ -8,7 +8,7 @@ import type { ContextManager } from '../contextWindow/contextManager';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
 import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';
-import type { ToolProtocol } from '../toolProtocol/protocol';
+import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import { runTurn, type ToolSelectionState, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
 import { createOrchestrator, type Orchestrator, type SavedRun } from '../orchestrator';
 import type { AgentSessionOptions } from './sessionOptions';

@@ -5,7 +5,7 @@ import { createContextManager, type ContextManager } from '../contextWindow/cont
 import type { CompressionReport } from '../compression/compressor';
 import type { EventBus } from '../agent/events';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';
-import type { ToolProtocol } from '../toolProtocol/protocol';
+import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import type { AgentSessionOptions } from './sessionOptions';
 
 export function createSessionContext(o: AgentSessionOptions, protocol: () => ToolProtocol, tools: () => readonly ToolDefinition[]): ContextManager | undefined {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { KeyValuePort } from '../context/calibration';
 import { rememberedWindowKey } from '../context/workingWindow';
 import type { ChatProvider } from '../provider';
-import type { ToolProtocolSetting } from '../toolProtocol/protocol';
+import type { ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 import type { SetupReport } from './report';
 import type { SetupCheckResult } from './runSetupCheck';
 

@@ -2,7 +2,7 @@
 // the server answer, what window does it really run, does the model call tools, how fast is it, does the prompt
 // cache work, is there an embedding model), each with a plain verdict and, where something is wrong, the fix.
 import type { ServerKind } from '../provider';
-import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocol';
+import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 
 /** ok: fine. info: worth knowing, nothing to fix. limited: works, with a cost. failed: does not work. skipped: not checked. */
 export type Verdict = 'ok' | 'info' | 'limited' | 'failed' | 'skipped';

@@ -2,7 +2,7 @@
 // a reply (src/core/toolProtocol). It tells a model that calls the tool through the API from one that writes the
 // call as text (JSON or `<tool>` markup) and from one that calls nothing. The tool is never run.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
-import { isToolsUnsupportedError, type ToolProtocol } from '../toolProtocol/protocol';
+import { isToolsUnsupportedError, type ToolProtocol } from '../toolProtocol/protocolSetting';
 import { streamProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';

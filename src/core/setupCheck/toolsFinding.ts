@@ -1,6 +1,6 @@
 // The tool-calling verdict from what the server says and what the probes showed, and the protocol a session uses.
 import type { ChatProvider, ServerKind } from '../provider';
-import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocol';
+import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 import type { ToolsFinding } from './report';
 import type { ProbeResult } from './toolProbe';
 

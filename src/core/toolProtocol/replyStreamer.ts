@@ -7,7 +7,7 @@ import { toChatRequest, type ChatProvider } from '../provider';
 import { readDeltas } from '../streamDeltas';
 import type { RoundReply } from '../agent/round';
 import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
-import type { ToolProtocol } from './protocol';
+import type { ToolProtocol } from './protocolSetting';
 import { TagStreamSplitter, type TagSegment } from './tagStream';
 import { parseToolBlock, type ToolBlockError } from './toolBlock';
 import type { ToolIndex } from './toolIndex';

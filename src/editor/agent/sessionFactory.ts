@@ -13,7 +13,7 @@ import type { AgentSession, SessionKnowledge } from '../../core/session/agentSes
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { RiskLevel } from '../../core/tools/tool';
 import type { OrchestratorOptions } from '../../core/orchestrator';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
+import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';

@@ -10,7 +10,7 @@ import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSett
 import type { HarnessSettings } from '../settings/harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
+import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import { buildSession, type SessionPorts } from '../../session/buildSession';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './toolAccess';
 

@@ -2,7 +2,7 @@
 // definition asks again), revocable; a "no" is remembered for this window only, so the user isn't asked on every
 // turn but is asked again when they start the server themselves. Pure (no 'vscode' import): the dialog and
 // the workspace storage are injected.
-import { commandLineOf, consentFingerprint, requiresConsent } from '../../mcp/commandLine';
+import { commandLineOf, consentFingerprint, requiresConsent } from '../../mcp/serverCommand';
 import type { McpConsentPort, McpServerConfig } from '../../mcp/types';
 import { describeSource } from './configSources';
 import { RecordStore, type MementoLike } from '../common/recordStore';

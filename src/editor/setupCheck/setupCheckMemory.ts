@@ -6,7 +6,7 @@ import type { ChatProvider } from '../../core/provider';
 import { keepSetupCheck, loadSetupReport, rememberedWindow, startingToolProtocol } from '../../core/setupCheck/memory';
 import type { SetupReport } from '../../core/setupCheck/report';
 import type { SetupCheckResult } from '../../core/setupCheck/runSetupCheck';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocol';
+import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import type { ModelCheck } from '../../shared/protocol';
 
 export interface SetupCheckMemoryDeps {

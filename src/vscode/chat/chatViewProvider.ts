@@ -36,7 +36,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly unsubscribers: Array<() => void> = [];
   /** Requests made before the webview was listening (focus, prefill), delivered on its `ready`; latest per type. */
   private readonly deferred = new Map<HostToWebview['type'], HostToWebview>();
-  /** The History view's requests (src/vscode/sessions); set once the session service exists. */
+  /** The History view's requests (src/vscode/history); set once the session service exists. */
   sessionsHandler: ((msg: Extract<WebviewToHost, { type: 'sessions' | 'sessionAction' }>) => Promise<void>) | undefined;
   /** Gets each sent message first; true = it took care of it (a `/server.prompt` command, src/vscode/mcp). */
   sendHandler: ((text: string) => Promise<boolean>) | undefined;

@@ -2,21 +2,10 @@
 // now), created once the chat exists, and reopening this workspace's last session when a window reloads.
 import * as vscode from 'vscode';
 import { registerLoggedCommands } from '../common/loggedCommands';
-import type { HarnessController } from '../agent/harnessController';
-import type { ChatStateStore } from '../../editor/chat/chatStateStore';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
-import type { Logger } from '../../editor/log/logger';
-import type { FileSystemPort } from '../../core/ports';
-import type { EditorSessionService } from '../../editor/sessions/sessionService';
-import { HistoryUi } from './historyUi';
+import { errorMessage } from '../../editor/log/logger';
+import { HistoryUi, type HistoryUiDeps } from './historyUi';
 
-export interface SessionCommandDeps {
-  service: EditorSessionService;
-  controller: HarnessController;
-  chatView: ChatViewProvider;
-  store: ChatStateStore;
-  log: Logger;
-  fs: FileSystemPort;
+export interface SessionCommandDeps extends HistoryUiDeps {
   /** Remembers this workspace's current session, so a reloaded window shows the same conversation. */
   workspaceState: vscode.Memento;
 }
@@ -63,6 +52,6 @@ async function restoreLastSession(deps: SessionCommandDeps, ui: HistoryUi): Prom
     if (deps.store.snapshot().state.items.length > 0 || deps.controller.busy) return;
     await ui.open(id);
   } catch (err) {
-    deps.log.warn(`sessions: could not reopen the last session: ${(err as Error)?.message ?? String(err)}`);
+    deps.log.warn(`sessions: could not reopen the last session: ${errorMessage(err)}`);
   }
 }

@@ -2,7 +2,7 @@
 // palette with a QuickPick), revoking remembered consent, and signing out of an OAuth server.
 import * as vscode from 'vscode';
 import { registerLoggedCommands } from '../common/loggedCommands';
-import { consentFingerprint } from '../../mcp/commandLine';
+import { consentFingerprint } from '../../mcp/serverCommand';
 import type { McpServerStatus } from '../../mcp/types';
 import type { Logger } from '../../editor/log/logger';
 import type { McpService } from './mcpService';

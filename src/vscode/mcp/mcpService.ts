@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { untilAborted } from '../../core/abortable';
 import type { McpManager } from '../../mcp/manager';
-import { commandLineOf, requiresConsent } from '../../mcp/commandLine';
+import { commandLineOf, requiresConsent } from '../../mcp/serverCommand';
 import type { McpServerConfig, McpServerStatus } from '../../mcp/types';
 import type { McpAuthEnv } from '../../mcp/auth/types';
 import type { ToolRegistry } from '../../core/tools/registry';

@@ -10,7 +10,7 @@ import type { SandboxLauncher, ShellLaunch } from '../../node/sandbox/sandboxLau
 import type { Logger } from '../../editor/log/logger';
 import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from '../../editor/ports/terminalText';
 import { EchoTerminal } from './echoTerminal';
-import { terminalCommandLine } from '../../editor/ports/commandLine';
+import { terminalCommandLine } from '../../editor/ports/cdCommand';
 
 export interface TerminalRunnerOptions {
   /** Runs commands when shell integration is unavailable (the node child-process runner). */

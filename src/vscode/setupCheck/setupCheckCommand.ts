@@ -2,7 +2,7 @@
 // progress notification, keeps the result for the server and model, and shows the findings in an editor tab.
 import * as vscode from 'vscode';
 import { systemClock } from '../../core/ports';
-import { setupCheckPlan } from '../../core/setupCheck/plan';
+import { setupCheckPlan } from '../../core/setupCheck/setupCheckPlan';
 import { runSetupCheck } from '../../core/setupCheck/runSetupCheck';
 import type { SetupReport } from '../../core/setupCheck/report';
 import { errorMessage, type Logger } from '../../editor/log/logger';

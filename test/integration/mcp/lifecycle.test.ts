@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { commandLineOf } from '../../../src/mcp/commandLine';
+import { commandLineOf } from '../../../src/mcp/serverCommand';
 import { McpManager } from '../../../src/mcp/manager';
 import type { McpServerConfig, McpServerStatus } from '../../../src/mcp/types';
 import { assertProcessGone, fixture, runCall, spawnedPids, stdioServer, tempDir, waitForStatus } from '../../helpers/mcp/mcpHarness';

@@ -202,3 +202,20 @@ test('every file under src/vscode uses the VS Code API (the rest belongs in src/
   const misplaced = files.filter((f) => f.startsWith(base + path.sep) && !needs(f, new Set()));
   assert.deepEqual(misplaced.map((f) => path.relative(ROOT, f)), []);
 });
+
+test('tests share helpers only through test/helpers (no kind imports another kind)', () => {
+  const TEST = path.join(ROOT, 'test');
+  const kinds = ['unit', 'integration', 'e2e'];
+  const kindOf = (file: string) => path.relative(TEST, file).split(path.sep)[0]!;
+  const violations: string[] = [];
+  for (const file of [...walk(TEST), ...walk(path.join(ROOT, 'bench'))]) {
+    const from = file.startsWith(TEST + path.sep) ? kindOf(file) : 'bench';
+    for (const spec of importsOf(file)) {
+      const target = resolveLocal(file, spec);
+      if (!target || !target.startsWith(TEST + path.sep)) continue;
+      const to = kindOf(target);
+      if (kinds.includes(to) && to !== from) violations.push(`${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});

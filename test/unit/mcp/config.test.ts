@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadMcpConfigFile, McpConfigError, parseMcpConfigText, parseMcpServers } from '../../../src/mcp/config';
-import { commandLineOf, consentFingerprint, requiresConsent } from '../../../src/mcp/commandLine';
+import { commandLineOf, consentFingerprint, requiresConsent } from '../../../src/mcp/serverCommand';
 import type { McpServerSource } from '../../../src/mcp/types';
 
 const wsFile: McpServerSource = { kind: 'workspaceFile', path: '/ws/.vscode/mcp.json' };

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseMcpConfigText } from '../../../src/mcp/config';
-import { commandLineOf, consentFingerprint } from '../../../src/mcp/commandLine';
+import { commandLineOf, consentFingerprint } from '../../../src/mcp/serverCommand';
 import { addScope, coversScope, unionScope } from '../../../src/mcp/auth/scopes';
 import type { McpServerSource } from '../../../src/mcp/types';
 

@@ -1,7 +1,7 @@
 // The plan schema: lenient where weak models are clumsy, strict where a plan would be useless.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePlan, needsTool, planSchema } from '../../../src/core/orchestrator/plan';
+import { parsePlan, needsTool, planSchema } from '../../../src/core/orchestrator/planRequest';
 import { digestSteps, clip } from '../../../src/core/orchestrator/stepShortening';
 import { parseReply, responseJsonSchema } from '../../../src/core/structured';
 

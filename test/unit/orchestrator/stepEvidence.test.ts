@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatMessage, ToolCall } from '../../../src/core/messages';
-import type { PlanStep } from '../../../src/core/orchestrator/plan';
+import type { PlanStep } from '../../../src/core/orchestrator/planRequest';
 import { clipMiddle, digestResults, namedFiles, saysWorkLeft, workLeft } from '../../../src/core/orchestrator/stepEvidence';
 import { callKey, newThread, observeSuccess, promptOf, threadFrom, touch } from '../../../src/core/orchestrator/stepThread';
 import { fitsWindow, startNewSegment } from '../../../src/core/orchestrator/stepWindow';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { toTextProtocolMessages } from '../../../src/core/toolProtocol/textMessages';
 import { renderTextProtocolPart, TEXT_PROTOCOL_HEADER } from '../../../src/core/toolProtocol/textPrompt';
 import { ToolIndex } from '../../../src/core/toolProtocol/toolIndex';
-import { resolveToolProtocol, isToolsUnsupportedError } from '../../../src/core/toolProtocol/protocol';
+import { resolveToolProtocol, isToolsUnsupportedError } from '../../../src/core/toolProtocol/protocolSetting';
 import { ProviderError } from '../../../src/core/provider';
 import type { ChatMessage, ToolDefinition } from '../../../src/core/messages';
 import { ScriptedProvider } from '../resilience/scriptedProvider';

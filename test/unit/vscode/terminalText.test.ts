@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HeadTailBuffer, TerminalTextCleaner, collapseCarriageReturns } from '../../../src/editor/ports/terminalText';
-import { cdCommand, samePath, terminalCommandLine } from '../../../src/editor/ports/commandLine';
+import { cdCommand, samePath, terminalCommandLine } from '../../../src/editor/ports/cdCommand';
 
 const ESC = '\u001b';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consentFingerprint } from '../../../../src/mcp/commandLine';
+import { consentFingerprint } from '../../../../src/mcp/serverCommand';
 import type { McpServerConfig, McpServerSource } from '../../../../src/mcp/types';
 import {
   CONSENT_KEY,
