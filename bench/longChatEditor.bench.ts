@@ -15,12 +15,14 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync
 import { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CDPSession, Frame } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import type { ChatMessage } from '../src/core/messages';
 import { SessionStore } from '../src/persistence/sessionStore';
 import { markerScript } from '../test/helpers/e2e/markerScript';
 import { EXTENSION_ID } from '../test/helpers/e2e/paths';
 import { E2ESession } from '../test/helpers/e2e/session';
+import { heapUsed, profileWebview, webviewCdp } from './helpers/webviewProfile';
+import { TIME_OPEN, TIME_STREAM, TIME_TOOL_ROUND } from './helpers/webviewTimers';
 
 const REPS = Number(process.env.LONGCHAT_REPS ?? 5);
 const PROFILE_DIR = process.env.LONGCHAT_PROFILE;
@@ -114,144 +116,6 @@ async function buildSessions(file: string): Promise<void> {
   }
 }
 
-/**
- * Runs in the webview. Clicks a History row's Open and times (MutationObserver, so nothing polls) when the
- * last message of the session is in the DOM and the frame after that; then waits for the whole snapshot.
- * Source text: the test runner's transform adds helpers the page does not have.
- */
-const TIME_OPEN = `async ({ sessionTitle, last }) => {
-  const app = document.querySelector('.app');
-  delete app.dataset.snapshotItems;
-  const button = [...document.querySelectorAll('.session-open')].find((b) => b.textContent === sessionTitle);
-  if (!button) throw new Error('no History row ' + sessionTitle);
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
-  let shownAt = 0;
-  const shown = new Promise((resolve) => {
-    const observer = new MutationObserver((records) => {
-      for (const r of records) for (const node of r.addedNodes) {
-        if (node.nodeType === 1 && node.textContent.includes(last)) { shownAt = performance.now(); observer.disconnect(); resolve(); return; }
-      }
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-  });
-  let maxGap = 0, last0 = performance.now(), running = true;
-  const tick = (t) => { if (!running) return; maxGap = Math.max(maxGap, t - last0); last0 = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-  const t0 = performance.now();
-  button.click();
-  await Promise.race([shown, new Promise((_, rej) => setTimeout(() => rej(new Error('the last message never showed')), 60000))]);
-  const paintedAt = await frame();
-  const deadline = performance.now() + 120000;
-  while (!app.dataset.snapshotItems) {
-    if (performance.now() > deadline) throw new Error('the snapshot never finished rendering');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const settledAt = performance.now();
-  running = false;
-  return { shownMs: shownAt - t0, paintedMs: paintedAt - t0, settledMs: settledAt - t0, snapshotMs: Number(app.dataset.snapshotMs), items: Number(app.dataset.snapshotItems), maxFrameGapMs: maxGap };
-}`;
-
-/**
- * Runs in the webview: sends "[[tool]] file=<file>" and times from the Send click to (a) the frame after the
- * tool card for <file> shows done, (b) the frame after the answer naming <file> shows, (c) Stop disabled.
- */
-const TIME_TOOL_ROUND = `async ({ file }) => {
-  const input = document.querySelector('textarea[aria-label="Message"]');
-  const buttons = [...document.querySelectorAll('button')];
-  const send = buttons.find((b) => b.textContent === 'Send');
-  const stop = buttons.find((b) => b.textContent === 'Stop');
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
-  const answer = 'Round trip ' + file + ' done.';
-  let doneAt = 0, answerAt = 0, cardAt = 0;
-  const isDoneCard = (el) => el.nodeType === 1 && el.classList.contains('tool-card') && el.dataset.status === 'done' && el.textContent.includes(file);
-  const seen = new Promise((resolve) => {
-    const observer = new MutationObserver((records) => {
-      for (const r of records) {
-        if (r.type === 'attributes') { if (!doneAt && isDoneCard(r.target)) doneAt = performance.now(); continue; }
-        for (const node of r.addedNodes) {
-          if (node.nodeType !== 1) continue;
-          const cards = node.classList.contains('tool-card') ? [node] : node.querySelectorAll ? node.querySelectorAll('.tool-card') : [];
-          for (const c of cards) if (c.textContent.includes(file)) { if (!cardAt) cardAt = performance.now(); if (!doneAt && isDoneCard(c)) doneAt = performance.now(); }
-        }
-        if (!answerAt && r.type === 'childList') {
-          const host = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-          const msg = host && host.closest ? host.closest('.message-assistant') : null;
-          if (msg && msg.textContent.includes(answer)) answerAt = performance.now();
-          for (const node of r.addedNodes) if (!answerAt && node.nodeType === 1 && node.classList.contains('message-assistant') && node.textContent.includes(answer)) answerAt = performance.now();
-        }
-      }
-      if (doneAt && answerAt) { observer.disconnect(); resolve(); }
-    });
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-status'], characterData: true });
-  });
-  input.value = '[[tool]] file=' + file + ' Read this file.';
-  input.dispatchEvent(new Event('input', { bubbles: true }));
-  await new Promise((r) => requestAnimationFrame(r));
-  await new Promise((r) => setTimeout(r, 0));
-  if (send.disabled) throw new Error('Send stayed disabled');
-  const t0 = performance.now();
-  send.click();
-  await Promise.race([seen, new Promise((_, rej) => setTimeout(() => rej(new Error('the tool round trip did not finish')), 60000))]);
-  const painted = await frame();
-  const deadline = performance.now() + 30000;
-  while (!stop.disabled) {
-    if (performance.now() > deadline) throw new Error('the turn did not end');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  const idleAt = performance.now();
-  return { toolDoneMs: doneAt - t0, cardShownMs: cardAt - t0, answerMs: answerAt - t0, answerPaintedMs: painted - t0, idleMs: idleAt - t0 };
-}`;
-
-/**
- * Runs in the webview: sends `marker`, counts the text the host delivered in 'events' messages (and any
- * snapshot, which would mean the host dropped a backlog), and compares the shown answer with the scripted text.
- * firstEpoch/lastEpoch: when the first and last text arrived, on the clock the bench's serverWrites use.
- */
-const TIME_STREAM = `async ({ marker, expected }) => {
-  const input = document.querySelector('textarea[aria-label="Message"]');
-  const buttons = [...document.querySelectorAll('button')];
-  const send = buttons.find((b) => b.textContent === 'Send');
-  const stop = buttons.find((b) => b.textContent === 'Stop');
-  let textChars = 0, textEvents = 0, posts = 0, snapshots = 0, firstAt = 0, lastAt = 0;
-  const onMessage = (e) => {
-    const d = e.data;
-    if (!d || typeof d !== 'object') return;
-    if (d.type === 'snapshot') snapshots++;
-    if (d.type !== 'events') return;
-    posts++;
-    for (const ev of d.events) if (ev.type === 'text') { textEvents++; textChars += ev.text.length; if (!firstAt) firstAt = performance.now(); lastAt = performance.now(); }
-  };
-  window.addEventListener('message', onMessage);
-  let maxGap = 0, last = performance.now(), running = true;
-  const tick = (t) => { if (!running) return; maxGap = Math.max(maxGap, t - last); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-  input.value = marker + ' Stream a long answer.';
-  input.dispatchEvent(new Event('input', { bubbles: true }));
-  await new Promise((r) => requestAnimationFrame(r));
-  await new Promise((r) => setTimeout(r, 0));
-  const answers = () => document.querySelectorAll('.message-assistant');
-  // The answer of this turn is the last one once there are more than now (an earlier stream ends the same way).
-  const before = answers().length;
-  const t0 = performance.now();
-  send.click();
-  const deadline = performance.now() + 120000;
-  let shown = '';
-  for (;;) {
-    const all = answers();
-    const el = all.length > before ? all[all.length - 1] : undefined;
-    shown = el ? el.querySelector('.message-body').textContent : '';
-    if (shown.includes('stream-end') && stop.disabled) break;
-    if (performance.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const completeAt = performance.now();
-  running = false;
-  window.removeEventListener('message', onMessage);
-  const norm = (s) => s.replace(/\\s+/g, '');
-  const epoch = (t) => performance.timeOrigin + t;
-  return { textChars, textEvents, posts, snapshots, firstMs: firstAt - t0, deliveryMs: lastAt - firstAt, completeMs: completeAt - t0, firstEpoch: epoch(firstAt), lastEpoch: epoch(lastAt), exact: norm(shown) === norm(expected), shownChars: norm(shown).length, expectedChars: norm(expected).length, maxFrameGapMs: maxGap };
-}`;
-
 interface StreamResult {
   textChars: number;
   textEvents: number;
@@ -334,100 +198,6 @@ async function toolRounds(session: E2ESession, label: string): Promise<Round[]> 
   return rounds;
 }
 
-/** A CDP session for the webview: its own target when Chromium runs it out of process, else the page's. */
-async function webviewCdp(session: E2ESession, frame: Frame): Promise<{ cdp: CDPSession; scope: string }> {
-  const context = session.workbench.page.context();
-  try {
-    return { cdp: await context.newCDPSession(frame), scope: 'webview process' };
-  } catch {
-    return { cdp: await context.newCDPSession(session.workbench.page), scope: 'renderer shared with the workbench' };
-  }
-}
-
-async function heapUsed(cdp: CDPSession): Promise<number> {
-  await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
-  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  return usage.usedSize;
-}
-
-/**
- * With LONGCHAT_PROFILE: a JS CPU profile and a Chromium timeline trace of `fn`. The trace says where the
- * time went outside script (style, layout, paint), which the CPU profile only shows as "(program)".
- */
-async function profile<T>(cdp: CDPSession, name: string, fn: () => Promise<T>): Promise<T> {
-  if (!PROFILE_DIR) return fn();
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  const events: TraceEvent[] = [];
-  const collect = (e: { value: Array<Record<string, unknown>> }) => void events.push(...(e.value as unknown as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
-  const result = await fn();
-  const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  await traced;
-  cdp.off('Tracing.dataCollected', collect);
-  const { profile: p } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
-  mkdirSync(PROFILE_DIR, { recursive: true });
-  const file = path.join(PROFILE_DIR, `${name}.cpuprofile`);
-  writeFileSync(file, JSON.stringify(p));
-  writeFileSync(path.join(PROFILE_DIR, `${name}.trace.json`), JSON.stringify({ traceEvents: events }));
-  console.log(`\nCPU profile ${file} — hottest functions (self time):`);
-  for (const line of hottest(p, 12)) console.log(`  ${line}`);
-  console.log(`timeline (${name}.trace.json) — main-thread work by kind (nested kinds overlap):`);
-  for (const line of timelineSummary(events, 12)) console.log(`  ${line}`);
-  return result;
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  dur?: number;
-  tid: number;
-  pid: number;
-  args?: { beginData?: { frame?: string; url?: string }; data?: { frame?: string; url?: string } };
-}
-
-function timelineSummary(events: TraceEvent[], top: number): string[] {
-  const byName = new Map<string, { us: number; n: number }>();
-  for (const e of events) {
-    if (e.ph !== 'X' || !e.dur) continue;
-    const entry = byName.get(e.name) ?? { us: 0, n: 0 };
-    entry.us += e.dur;
-    entry.n++;
-    byName.set(e.name, entry);
-  }
-  return [...byName.entries()]
-    .sort((a, b) => b[1].us - a[1].us)
-    .slice(0, top)
-    .map(([k, v]) => `${(v.us / 1000).toFixed(1).padStart(8)} ms ${String(v.n).padStart(6)}×  ${k}`);
-}
-
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-function hottest(p: CpuProfile, top: number): string[] {
-  const self = new Map<number, number>();
-  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
-  const byName = new Map<string, number>();
-  for (const node of p.nodes) {
-    const t = self.get(node.id) ?? 0;
-    if (t === 0) continue;
-    const f = node.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${path.basename(f.url) || ''}:${f.lineNumber + 1}`;
-    byName.set(key, (byName.get(key) ?? 0) + t);
-  }
-  const total = [...byName.values()].reduce((a, b) => a + b, 0);
-  return [...byName.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([k, t]) => `${(t / 1000).toFixed(1).padStart(8)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`);
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const session = await E2ESession.start({
@@ -452,18 +222,18 @@ async function main(): Promise<void> {
     const open20 = await openSession(session, SIZES.small);
     const small = await toolRounds(session, `${SIZES.small} messages`);
     const open2k = await openSession(session, SIZES.large);
-    const large = await profile(cdp, 'tool-rounds-2000', () => toolRounds(session, `${SIZES.large} messages`));
+    const large = await profileWebview(PROFILE_DIR, cdp, 'tool-rounds-2000', () => toolRounds(session, `${SIZES.large} messages`));
 
     const opens10k: Array<Awaited<ReturnType<typeof openSession>>> = [];
     for (let i = 0; i < Math.max(1, Math.min(3, REPS)); i++) {
       // Switch away and back: each open is a fresh snapshot of all 10,000 messages.
       if (i > 0) await openSession(session, SIZES.small);
-      opens10k.push(await profile(cdp, `open-10000-${i}`, () => openSession(session, SIZES.huge)));
+      opens10k.push(await profileWebview(PROFILE_DIR, cdp, `open-10000-${i}`, () => openSession(session, SIZES.huge)));
       process.stderr.write(`  open ${SIZES.huge}: last message shown ${ms(opens10k[i]!.paintedMs)}, all settled ${ms(opens10k[i]!.settledMs)}\n`);
     }
     const heap10k = await heapUsed(cdp);
     const nodes10k = (await frame.evaluate('document.getElementsByTagName("*").length')) as number;
-    const stream = await profile(cdp, 'stream-paced', () => streamOnce(frame, '[[stream]]'));
+    const stream = await profileWebview(PROFILE_DIR, cdp, 'stream-paced', () => streamOnce(frame, '[[stream]]'));
     process.stderr.write(`  paced stream: ${stream.textChars} characters, complete ${ms(stream.completeMs)}, ${stream.exact ? 'exact' : 'DIFFERS'}\n`);
     const burst = await streamOnce(frame, '[[burst]]');
     process.stderr.write(`  burst stream: ${burst.textChars} characters, complete ${ms(burst.completeMs)}, ${burst.exact ? 'exact' : 'DIFFERS'}\n`);
