@@ -1,7 +1,7 @@
 // ChatProvider for Ollama's `/api/chat` through the `ollama` package. One client per request, with a
 // fetch bound to that request's signal: `client.abort()` would abort every stream of a shared client.
 import { PromptCacheEstimate } from './promptCacheEstimate';
-import { Ollama, type ChatRequest as OllamaChatRequest, type ShowResponse } from 'ollama';
+import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse, type ShowResponse } from 'ollama';
 import {
   ProviderError,
   type ChatProvider,
@@ -13,7 +13,7 @@ import {
 } from '../core/provider';
 import type { ToolCall } from '../core/messages';
 import { EmbeddingUnavailableError } from '../core/embeddings';
-import { fetchWithSignal, linkAbort } from './abort';
+import { fetchWithSignal } from './abort';
 import { OLLAMA_CAPABILITIES } from './capabilities';
 import { embedInBatches, embeddingUnavailable } from './embedBatches';
 import {
@@ -22,10 +22,8 @@ import {
   systemProviderClock,
   type ProviderClock,
 } from './clock';
-import { guardFirstItem } from './firstByteGuard';
 import { newToolCallId } from './ids';
 import {
-  abortedError,
   contextHint,
   emptyResponseError,
   incompleteStreamError,
@@ -33,7 +31,7 @@ import {
   type ErrorContext,
 } from './networkErrors';
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
-import { ThinkTagSplitter } from './thinkTagSplitter';
+import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_KEEP_ALIVE = '30m';
@@ -81,83 +79,23 @@ export class OllamaProvider implements ChatProvider {
     this.label = `Ollama at ${this.baseUrl}`;
   }
 
-  async *chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+  chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
     const messages = toOllamaMessages(request.messages);
-    const abort = linkAbort(request.signal);
-    const context = this.errorContext(request.signal);
-    const client = this.client(abort.signal);
-    const estimateCached = this.cacheEstimate.begin(request.model, request.messages, request.tools);
-    let completed = false;
     let streamOpened = false;
-    let produced = false;
-    try {
-      const open = async () => {
-        const body = await this.buildBody(request, messages, client);
-        const stream = await client.chat(body);
+    return streamReply({
+      signal: request.signal,
+      open: async (signal) => {
+        const client = this.client(signal);
+        const stream = await client.chat(await this.buildBody(request, messages, client));
         streamOpened = true;
-        return stream[Symbol.asyncIterator]();
-      };
-      const splitter = new ThinkTagSplitter();
-      const calls: ToolCall[] = [];
-      let finishReason: string | undefined;
-      const guarded = guardFirstItem(open, {
-        timeoutMs: this.firstByteTimeoutMs,
-        statusDelayMs: this.loadingStatusDelayMs,
-        clock: this.clock,
-        abort: () => abort.abort(),
-        serverLabel: this.label,
-      });
-      for await (const item of guarded) {
-        if (item.kind === 'status') {
-          yield { type: 'status', message: item.message };
-          continue;
-        }
-        const chunk = item.value;
-        const message = chunk.message;
-        if (message?.thinking) {
-          produced = true;
-          yield { type: 'thinking', text: message.thinking };
-        }
-        if (message?.content) {
-          produced = true;
-          for (const piece of splitter.push(message.content)) {
-            yield piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
-          }
-        }
-        for (const raw of message?.tool_calls ?? []) {
-          produced = true;
-          calls.push(toToolCall(raw));
-        }
-        if (chunk.done) {
-          finishReason = chunk.done_reason || 'stop';
-          // Newer Ollama versions say how much of the prompt came from the loaded model's cache.
-          const cached = (chunk as { prompt_eval_cached_count?: unknown }).prompt_eval_cached_count;
-          const timings = timingsOf(chunk);
-          yield {
-            type: 'usage',
-            promptTokens: chunk.prompt_eval_count ?? 0,
-            completionTokens: chunk.eval_count ?? 0,
-            ...(typeof cached === 'number' && cached >= 0
-              ? { cachedTokens: cached }
-              : { cachedTokens: estimateCached(chunk.prompt_eval_count ?? 0), cachedEstimated: true }),
-            ...(timings && { timings }),
-          };
-        }
-      }
-      if (request.signal.aborted) throw abortedError(request.signal.reason);
-      for (const piece of splitter.flush()) {
-        yield piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
-      }
-      if (!finishReason) throw produced ? incompleteStreamError(this.label) : emptyResponseError(this.label);
-      for (const call of calls) yield { type: 'tool_call', call };
-      completed = true;
-      yield { type: 'done', finishReason };
-    } catch (err) {
-      throw toProviderError(err, context, (e) => this.mapClientError(e, request.model, streamOpened, produced));
-    } finally {
-      if (!completed) abort.abort();
-      abort.dispose();
-    }
+        return stream;
+      },
+      chunks: new OllamaChunks(this.cacheEstimate.begin(request.model, request.messages, request.tools)),
+      label: this.label,
+      firstByte: { timeoutMs: this.firstByteTimeoutMs, statusDelayMs: this.loadingStatusDelayMs, clock: this.clock },
+      errorContext: this.errorContext(request.signal),
+      mapError: (e, produced) => this.mapClientError(e, request.model, streamOpened, produced),
+    });
   }
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
@@ -366,3 +304,43 @@ function normaliseHost(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** One reply's `/api/chat` lines: thinking, content, complete tool calls, and the done line with its counts. */
+class OllamaChunks implements ReplyChunks<ChatResponse> {
+  private readonly calls: ToolCall[] = [];
+  private reason: string | undefined;
+
+  constructor(private readonly estimateCached: (promptTokens: number) => number) {}
+
+  *read(chunk: ChatResponse): Iterable<ChunkDelta> {
+    const message = chunk.message;
+    if (message?.thinking) yield { type: 'thinking', text: message.thinking };
+    if (message?.content) yield { type: 'raw_text', text: message.content };
+    for (const raw of message?.tool_calls ?? []) this.calls.push(toToolCall(raw));
+    if (!chunk.done) return;
+    this.reason = chunk.done_reason || 'stop';
+    // Newer Ollama versions say how much of the prompt came from the loaded model's cache.
+    const cached = (chunk as { prompt_eval_cached_count?: unknown }).prompt_eval_cached_count;
+    const timings = timingsOf(chunk);
+    yield {
+      type: 'usage',
+      promptTokens: chunk.prompt_eval_count ?? 0,
+      completionTokens: chunk.eval_count ?? 0,
+      ...(typeof cached === 'number' && cached >= 0
+        ? { cachedTokens: cached }
+        : { cachedTokens: this.estimateCached(chunk.prompt_eval_count ?? 0), cachedEstimated: true }),
+      ...(timings && { timings }),
+    };
+  }
+
+  finishReason(): string | undefined {
+    return this.reason;
+  }
+
+  toolCalls(): Iterable<ToolCall> {
+    return this.calls;
+  }
+
+  sawToolCalls(): boolean {
+    return this.calls.length > 0;
+  }
+}

@@ -13,7 +13,6 @@ import {
   type StreamDelta,
 } from '../core/provider';
 import { EmbeddingUnavailableError } from '../core/embeddings';
-import { linkAbort } from './abort';
 import { OPENAI_COMPATIBLE_CAPABILITIES } from './capabilities';
 import { embedInBatches, embeddingUnavailable } from './embedBatches';
 import {
@@ -22,21 +21,19 @@ import {
   systemProviderClock,
   type ProviderClock,
 } from './clock';
-import { guardFirstItem } from './firstByteGuard';
 import { newToolCallId } from './ids';
 import {
   abortedError,
   capitalise,
   contextHint,
-  emptyResponseError,
-  incompleteStreamError,
   toProviderError,
   type ErrorContext,
 } from './networkErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
 import { openaiServerStatus } from './openaiServerStatus';
-import { ThinkTagSplitter } from './thinkTagSplitter';
+import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
@@ -111,7 +108,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     });
   }
 
-  async *chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+  chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
     const body: ChatCompletionCreateParamsStreaming = {
       model: request.model,
       messages: toOpenAIMessages(request.messages),
@@ -122,76 +119,15 @@ export class OpenAICompatibleProvider implements ChatProvider {
       ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
       ...(request.responseFormat !== undefined && { response_format: toOpenAIResponseFormat(request.responseFormat) }),
     };
-    const abort = linkAbort(request.signal);
-    const context = this.errorContext(request.signal);
-    const estimateCached = this.cacheEstimate.begin(request.model, request.messages, request.tools);
-    let completed = false;
-    try {
-      const open = async () => {
-        const stream = await this.client.chat.completions.create(body, { signal: abort.signal });
-        return stream[Symbol.asyncIterator]();
-      };
-      const splitter = new ThinkTagSplitter();
-      const calls = new ToolCallAccumulator(newToolCallId);
-      let produced = false;
-      let finishReason: string | undefined;
-      const guarded = guardFirstItem(open, {
-        timeoutMs: this.firstByteTimeoutMs,
-        statusDelayMs: this.loadingStatusDelayMs,
-        clock: this.clock,
-        abort: () => abort.abort(),
-        serverLabel: capitalise(this.label),
-      });
-      for await (const item of guarded) {
-        if (item.kind === 'status') {
-          yield { type: 'status', message: item.message };
-          continue;
-        }
-        const chunk: StreamChunk = item.value;
-        for (const choice of chunk.choices ?? []) {
-          if ((choice.index ?? 0) !== 0) continue;
-          const delta = choice.delta ?? {};
-          const reasoning = delta.reasoning_content ?? delta.reasoning;
-          if (reasoning) {
-            produced = true;
-            yield { type: 'thinking', text: reasoning };
-          }
-          if (delta.content) {
-            produced = true;
-            for (const piece of splitter.push(delta.content)) yield pieceDelta(piece);
-          }
-          for (const piece of delta.tool_calls ?? []) {
-            produced = true;
-            calls.add(piece);
-          }
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
-        if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
-          const cached = reusedTokens(chunk);
-          const timings = serverTimings(chunk);
-          yield {
-            type: 'usage',
-            promptTokens: chunk.usage.prompt_tokens,
-            completionTokens: chunk.usage.completion_tokens ?? 0,
-            ...(cached !== undefined ? { cachedTokens: cached } : { cachedTokens: estimateCached(chunk.usage.prompt_tokens), cachedEstimated: true }),
-            ...(timings && { timings }),
-          };
-        }
-      }
-      // The openai stream ends quietly when aborted; a cancelled reply must not look finished.
-      if (request.signal.aborted) throw abortedError(request.signal.reason);
-      for (const piece of splitter.flush()) yield pieceDelta(piece);
-      if (!finishReason) throw produced ? incompleteStreamError(this.label) : emptyResponseError(this.label);
-      for (const call of calls.finish()) yield { type: 'tool_call', call };
-      completed = true;
-      yield { type: 'done', finishReason };
-    } catch (err) {
-      throw toProviderError(err, context, (e) => this.mapClientError(e));
-    } finally {
-      // Breaking out of the iteration, an error, or a timeout: close the HTTP request.
-      if (!completed) abort.abort();
-      abort.dispose();
-    }
+    return streamReply({
+      signal: request.signal,
+      open: (signal) => this.client.chat.completions.create(body, { signal }),
+      chunks: new OpenAIChunks(this.cacheEstimate.begin(request.model, request.messages, request.tools)),
+      label: this.label,
+      firstByte: { timeoutMs: this.firstByteTimeoutMs, statusDelayMs: this.loadingStatusDelayMs, clock: this.clock },
+      errorContext: this.errorContext(request.signal),
+      mapError: (e) => this.mapClientError(e),
+    });
   }
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
@@ -304,9 +240,6 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 }
 
-function pieceDelta(piece: { kind: 'text' | 'thinking'; text: string }): StreamDelta {
-  return piece.kind === 'text' ? { type: 'text', text: piece.text } : { type: 'thinking', text: piece.text };
-}
 
 /** The server's own words: `{"error":{"message"}}` (OpenAI, llama.cpp), `{"error":"…"}` (LM Studio) or plain text. */
 function serverErrorText(err: APIError): string {
@@ -351,4 +284,51 @@ function serverTimings(chunk: StreamChunk): ServerTimings | undefined {
   const generationMs = ms(t?.predicted_ms);
   if (promptMs === undefined && generationMs === undefined) return undefined;
   return { ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
+}
+
+/** One reply's SSE chunks: reasoning, content, tool call pieces rebuilt by index, usage with the cached count. */
+class OpenAIChunks implements ReplyChunks<StreamChunk> {
+  private readonly calls = new ToolCallAccumulator(newToolCallId);
+  private sawCalls = false;
+  private reason: string | undefined;
+
+  constructor(private readonly estimateCached: (promptTokens: number) => number) {}
+
+  *read(chunk: StreamChunk): Iterable<ChunkDelta> {
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta ?? {};
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) yield { type: 'thinking', text: reasoning };
+      if (delta.content) yield { type: 'raw_text', text: delta.content };
+      for (const piece of delta.tool_calls ?? []) {
+        this.sawCalls = true;
+        this.calls.add(piece);
+      }
+      if (choice.finish_reason) this.reason = choice.finish_reason;
+    }
+    if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
+      const cached = reusedTokens(chunk);
+      const timings = serverTimings(chunk);
+      yield {
+        type: 'usage',
+        promptTokens: chunk.usage.prompt_tokens,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+        ...(cached !== undefined ? { cachedTokens: cached } : { cachedTokens: this.estimateCached(chunk.usage.prompt_tokens), cachedEstimated: true }),
+        ...(timings && { timings }),
+      };
+    }
+  }
+
+  finishReason(): string | undefined {
+    return this.reason;
+  }
+
+  toolCalls(): Iterable<ToolCall> {
+    return this.calls.finish();
+  }
+
+  sawToolCalls(): boolean {
+    return this.sawCalls;
+  }
 }

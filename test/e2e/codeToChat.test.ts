@@ -109,7 +109,9 @@ describe('code to chat in the editor', { timeout: 300_000 }, () => {
       assert.match(sent, /\nsrc\/broken\.ts:1-5\n```typescript\n/);
       assert.ok(sent.includes('const answer: number = "forty-two";'), sent);
       assert.ok(sent.includes("Type 'string' is not assignable to type 'number'."), sent);
-      assert.ok(sent.endsWith(`${FIX_MARKER} at line 4, column 7 of src/broken.ts: Type 'string' is not assignable to type 'number'.`), sent);
+      // The request closes the user's words; the working context follows it at the tail of the message.
+      assert.ok(userWords(sent).endsWith(`${FIX_MARKER} at line 4, column 7 of src/broken.ts: Type 'string' is not assignable to type 'number'.`), sent);
+      assert.match(sent, /\n\n# Working context\nFiles you read: src\/broken\.ts \(lines 1-5\)/);
     });
   });
 
@@ -171,7 +173,7 @@ describe('code to chat in the editor', { timeout: 300_000 }, () => {
       await chat.assistantMessages.filter({ hasText: 'return the ends of the list' }).last().waitFor({ timeout: 60_000 });
       const sent = contentText((requestsWith('Explain this code.')[0]?.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content);
       assert.match(sent, /\nsrc\/util\.ts\n```typescript\nexport function first<T>/);
-      assert.ok(sent.endsWith('\n\nExplain this code.'), sent);
+      assert.ok(userWords(sent).endsWith('\n\nExplain this code.'), sent);
       await chip.waitFor({ state: 'detached', timeout: 15_000 });
     });
   });
@@ -181,3 +183,9 @@ describe('code to chat in the editor', { timeout: 300_000 }, () => {
     assert.deepEqual(errors, [], `errors in the extension host log:\n${errors.slice(0, 3).join('\n\n')}`);
   });
 });
+
+/** A user message as the model got it, without the working context the harness appends after the user's words. */
+function userWords(sent: string): string {
+  const at = sent.indexOf('\n\n# Working context\n');
+  return at < 0 ? sent : sent.slice(0, at);
+}

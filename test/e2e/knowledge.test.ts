@@ -199,7 +199,7 @@ describe('workspace knowledge in the editor', { timeout: 300_000 }, () => {
       await waitUntil(async () => (await wb.notifications()).includes('Local Harness: removed src/beta.ts from the index.'), 15_000, 'the removal message');
       await waitUntil(async () => !(await wb.treeLabels('Knowledge')).some((l) => l.startsWith('src/beta.ts: ')), 15_000, 'src/beta.ts to leave the view');
 
-      await wb.runCommand('Local Harness: Index Workspace…');
+      await wb.runCommand('Local Harness: Index Workspace…', { opensInput: true });
       const input = wb.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill('**/*.md');
