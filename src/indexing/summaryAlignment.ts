@@ -6,6 +6,7 @@
 // alignment), so one reliable summary also places its neighbours. Entity lines are checked the same way: the
 // declaration must be on the line given, else it moves to the line that declares it, else it is dropped.
 import type { ChunkDraft, FileSummary } from '../core/knowledge/types';
+import { escapeRegExp } from '../shared/escape';
 
 export interface ReplyChunk {
   /** As numbered in the prompt (from 1); -1 when not given. A model counting from 0 writes 0. */
@@ -123,7 +124,7 @@ export function subjectChunks(summary: string, owner: ReadonlyMap<string, number
   const text = summary.replace(/[`*]/g, ''); // markdown code and emphasis (not _: names have it)
   for (const [name, chunk] of owner) {
     if (chunk < 0) continue; // declared in more than one chunk: says nothing about which
-    const n = escape(name);
+    const n = escapeRegExp(name);
     const b = /^\w/.test(name) ? '\\b' : '';
     const e = /\w$/.test(name) ? '(?![\\w$])' : '';
     const patterns = [
@@ -203,9 +204,5 @@ function lineTexts(chunks: readonly ChunkDraft[]): Map<number, string> {
 }
 
 function wordPattern(name: string): RegExp {
-  return new RegExp(`${/^\w/.test(name) ? '\\b' : ''}${escape(name)}${/\w$/.test(name) ? '(?![\\w$])' : ''}`);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${/^\w/.test(name) ? '\\b' : ''}${escapeRegExp(name)}${/\w$/.test(name) ? '(?![\\w$])' : ''}`);
 }

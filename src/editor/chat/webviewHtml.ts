@@ -1,5 +1,6 @@
 // The chat webview's HTML: a pure function of the nonce, the webview's CSP source and the bundle URIs.
 // Strict CSP: nothing loads unless listed; scripts only with the nonce; no inline styles at all.
+import { escapeHtml } from '../../shared/escape';
 
 export interface WebviewHtmlInput {
   /** Base64 nonce from createNonce(); a new one per load. */
@@ -34,14 +35,14 @@ export function buildWebviewHtml(input: WebviewHtmlInput): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttr(checkUri(input.styleUri))}">
+<link rel="stylesheet" href="${escapeHtml(checkUri(input.styleUri))}">
 <title>Local Harness</title>
 </head>
 <body>
 <div id="root"></div>
-<script nonce="${escapeAttr(input.nonce)}" src="${escapeAttr(checkUri(input.scriptUri))}"></script>
+<script nonce="${escapeHtml(input.nonce)}" src="${escapeHtml(checkUri(input.scriptUri))}"></script>
 </body>
 </html>
 `;
@@ -62,8 +63,4 @@ function checkUri(uri: string): string {
   // asWebviewUri yields https/http/vscode-* URIs depending on the host; script-bearing schemes are never right.
   if (!uri.trim() || /^\s*(javascript|data|blob|vbscript):/i.test(uri)) throw new Error(`unexpected webview resource URI: ${uri}`);
   return uri;
-}
-
-function escapeAttr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

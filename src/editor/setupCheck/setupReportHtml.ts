@@ -4,6 +4,7 @@
 import { findingsOf, OVERALL_LABELS, type SetupReport, type Verdict } from '../../core/setupCheck/report';
 import { VERDICT_WORDS } from '../../core/setupCheck/renderText';
 import { serverLabel } from '../../core/setupCheck/serverCheck';
+import { escapeHtml } from '../../shared/escape';
 
 export interface SetupPageInput {
   report: SetupReport;
@@ -29,7 +30,7 @@ export function setupReportHtml(input: SetupPageInput): string {
       return (
         `<tr class="finding verdict-${finding.verdict}" data-finding="${id}">` +
         `<td class="mark" title="${VERDICT_WORDS[finding.verdict]}"><span aria-label="${VERDICT_WORDS[finding.verdict]}">${MARKS[finding.verdict]}</span></td>` +
-        `<th scope="row">${esc(title)}<div class="verdict">${VERDICT_WORDS[finding.verdict]}</div></th>` +
+        `<th scope="row">${escapeHtml(title)}<div class="verdict">${VERDICT_WORDS[finding.verdict]}</div></th>` +
         `<td><p class="summary">${inline(finding.summary)}</p>${details ? `<ul class="details">${details}</ul>` : ''}` +
         `${finding.fix ? `<p class="fix"><strong>Fix:</strong> ${inline(finding.fix.replace(/^Fix: /, ''))}</p>` : ''}</td></tr>`
       );
@@ -40,22 +41,22 @@ export function setupReportHtml(input: SetupPageInput): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${esc(input.nonce)}">${STYLE}</style>
+<style nonce="${escapeHtml(input.nonce)}">${STYLE}</style>
 <title>Model Setup</title>
 </head>
 <body>
 <header class="overall overall-${report.overall.verdict}">
-<h1>${esc(OVERALL_LABELS[report.overall.verdict])}</h1>
+<h1>${escapeHtml(OVERALL_LABELS[report.overall.verdict])}</h1>
 <p class="overall-summary">${inline(report.overall.summary)}</p>
-<p class="meta">${esc(report.model || '(no model)')}${report.modelFromList ? ' (the first listed model)' : ''} · ${esc(where)} · checked ${esc(when)} UTC</p>
+<p class="meta">${escapeHtml(report.model || '(no model)')}${report.modelFromList ? ' (the first listed model)' : ''} · ${escapeHtml(where)} · checked ${escapeHtml(when)} UTC</p>
 </header>
 <table class="findings"><tbody>
 ${rows}
 </tbody></table>
 <footer>
-<p><a href="${esc(again)}">Check again</a> · <a href="command:localharness.selectModel">Select Model</a> · <a href="command:localharness.openSettings">Open Settings</a></p>
+<p><a href="${escapeHtml(again)}">Check again</a> · <a href="command:localharness.selectModel">Select Model</a> · <a href="command:localharness.openSettings">Open Settings</a></p>
 <p class="meta">The result is kept for this server and model: a model that failed the tool probe starts with text-based tool calls, and a smaller window found is budgeted from the first request.</p>
 ${sent}
 </footer>
@@ -64,13 +65,9 @@ ${sent}
 `;
 }
 
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 /** Escaped text with `code` spans. */
 function inline(text: string): string {
-  return esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 const STYLE = `

@@ -5,6 +5,7 @@ import picomatch from 'picomatch';
 import { defineTool, fail, ok, type ToolContext } from '../tool';
 import { guard, looksBinary, plural, resolvePath, splitLines, type ResolvedPath } from './common';
 import { walkFiles, type WalkStats } from './walk';
+import { escapeRegExp } from '../../../shared/escape';
 
 export interface SearchFilesOptions {
   maxResults?: number;
@@ -52,7 +53,7 @@ export function createSearchFilesTool(options: SearchFilesOptions = {}) {
           try {
             regex = new RegExp(args.pattern);
           } catch (err) {
-            regex = new RegExp(escapeRegex(args.pattern));
+            regex = new RegExp(escapeRegExp(args.pattern));
             note = `Note: "${args.pattern}" is not a valid regular expression (${(err as Error).message}); searched for it as literal text.\n`;
           }
           const globMatch = args.glob ? globMatcher(args.glob) : undefined;
@@ -142,10 +143,6 @@ function globMatcher(glob: string): (rel: string) => boolean {
   const match = picomatch(normalized, { dot: true });
   if (normalized.includes('/')) return match;
   return (rel) => match(rel.slice(rel.lastIndexOf('/') + 1));
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function clip(line: string): string {
