@@ -24,7 +24,6 @@ import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
 import { createCliSandbox } from './cliSandbox';
-import { startingToolProtocol } from '../core/setupCheck/memory';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -148,8 +147,6 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   });
 
   const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
-  // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
-  const protocol = await startingToolProtocol(options.toolProtocol ?? config.agent.toolProtocol ?? 'auto', stored?.kv, provider, model);
   const notice = (message: string) => bus.emit({ type: 'notice', message });
   const session = buildSession({
     ports: {
@@ -171,7 +168,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ...(options.numCtx !== undefined && { contextSize: options.numCtx, configuredWindow: options.numCtx }),
       agent: {
         ...config.agent,
-        toolProtocol: protocol.setting,
+        ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
         ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
       },
       context: config.context,
@@ -183,6 +180,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     ...(stored && {
       history: stored.history,
       recording: stored,
+      // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
+      setupChecks: stored.kv,
       ...(stored.contextState && { contextState: stored.contextState }),
       onCompression: (report, built) => stored!.onCompression(report, built.context?.state()),
     }),
@@ -208,7 +207,6 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       resumable = savedRunOf(run);
     }
     await stored?.beginTurn();
-    if (protocol.notice) bus.emit({ type: 'notice', message: protocol.notice });
     outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;

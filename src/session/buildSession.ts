@@ -14,6 +14,7 @@ import type { TurnHooksSettingsInput } from '../core/resilience/turnHooksSetting
 import { AgentSession, type AgentSessionOptions, type SessionKnowledge } from '../core/session/agentSession';
 import type { RiskLevel } from '../core/tools/tool';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
+import { checkedToolProtocol } from '../core/setupCheck/memory';
 
 /** What the host owns and lends the session: the model, the tools and approval, the workspace, the event bus. */
 export type SessionPorts = Pick<
@@ -63,6 +64,8 @@ export interface SessionBuild {
   recording?: SessionRecording;
   /** Calibration store when nothing is recorded (the editor's global state). */
   calibration?: KeyValuePort;
+  /** Where setup check reports are kept (the editor's global state, the CLI's --db): a model that failed the tool probe starts with text-based calls. */
+  setupChecks?: KeyValuePort;
   /** Eviction point and summary the context manager starts from. */
   contextState?: ContextState;
   knowledge?: SessionKnowledge;
@@ -83,6 +86,7 @@ export function buildSession(build: SessionBuild): AgentSession {
     ...(s.think !== undefined && { think: s.think }),
     ...(s.contextSize !== undefined && { contextSize: s.contextSize }),
     ...(s.agent && { agentSettings: s.agent }),
+    ...(build.setupChecks && { checkedProtocol: checkedToolProtocol(build.setupChecks) }),
     ...(s.instructions && { userInstructions: s.instructions }),
     ...(s.fallbackModels?.length && { fallbacks: s.fallbackModels.map((model) => ({ provider: ports.provider, model })) }),
     ...(s.allowedRisks && { allowedRisks: s.allowedRisks }),

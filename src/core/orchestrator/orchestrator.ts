@@ -23,6 +23,7 @@ import { isAbort, runSteps } from './runSteps';
 import { continuationText, requestIndex } from './stepHistory';
 import { synthesize, type Synthesis } from './synthesize';
 import { digestConversation } from './stepShortening';
+import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
 
 export interface OrchestratorEndpoint {
   provider: ChatProvider;
@@ -50,6 +51,8 @@ export interface OrchestratorDeps {
   tracker: ContextTracker;
   /** Weak-model settings for the executor's calls (tool protocol, retries). */
   agentSettings?: TurnHooksSettingsInput;
+  /** The setup check's finding on the executor model's tool calling. */
+  checkedProtocol?: CheckedToolProtocol;
   toolFilter?: StepToolFilter;
   think?: boolean;
   sleep?: Sleep;
@@ -88,6 +91,7 @@ export function createOrchestrator(options: OrchestratorOptions, deps: Orchestra
     bus,
     ...(allowedRisks && { allowedRisks }),
     ...(deps.agentSettings && { settings: deps.agentSettings }),
+    ...(deps.checkedProtocol && { checkedProtocol: deps.checkedProtocol }),
     ...(options.executor.contextSize !== undefined && { contextSize: options.executor.contextSize }),
     ...(deps.sleep && { sleep: deps.sleep }),
   });

@@ -11,7 +11,7 @@ import type { RiskLevel } from '../tools/tool';
 import { RepetitionDetector } from '../analysis/repetition';
 import { claimedMissingTools } from '../analysis/missingTools';
 import { createResponsePolicy, type ResponsePolicy } from './responsePolicy';
-import { isToolsUnsupportedError, resolveToolProtocol, type ToolProtocol } from '../toolProtocol/protocolSetting';
+import { isToolsUnsupportedError, resolveToolProtocol, type CheckedToolProtocol, type ToolProtocol } from '../toolProtocol/protocolSetting';
 import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';
@@ -38,6 +38,8 @@ export interface TurnHooksOptions {
   maxTokens?: number;
   /** Texts of open todos, so a reply that stops with todos open is nudged on. */
   openTodos?: () => readonly string[];
+  /** A setup check's finding for this provider and model, consulted when the setting is `auto`. */
+  checkedProtocol?: CheckedToolProtocol;
   /** How registry names are shown in `<tool>` blocks (MCP tools under their server). Default: all "local". */
   toolNaming?: ToolNaming;
   /** Your own prepareMessages (compression, eviction), passed through unchanged. */
@@ -103,24 +105,31 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   let protocol: Promise<ToolProtocol> | undefined;
   let forcedXml = false;
   // Said on the first model call, inside a turn, even when the protocol was resolved before the turn began.
-  let protocolNoticePending = false;
+  let protocolNotice: string | undefined;
   let lastErrors: ToolBlockError[] = [];
   let lastIndex = new ToolIndex([], naming);
   let corrections = 0;
   let handovers = 0;
 
+  const decideProtocol = async (signal: AbortSignal): Promise<ToolProtocol> => {
+    if (settings.toolProtocol === 'auto' && options.checkedProtocol) {
+      // A stored report that cannot be read is no report: the server's model info decides.
+      const checked = await options.checkedProtocol(options.provider, options.model).catch(() => undefined);
+      if (checked) {
+        protocolNotice = checked.notice;
+        return checked.protocol;
+      }
+    }
+    const mode = await resolveToolProtocol(settings.toolProtocol, options.provider, options.model, signal);
+    if (settings.toolProtocol === 'auto' && mode === 'xml') protocolNotice = 'The model does not report native tool calling; using text-based tool calls (<tool> blocks).';
+    return mode;
+  };
   const resolveProtocol = (signal: AbortSignal): Promise<ToolProtocol> => {
     if (forcedXml) return Promise.resolve('xml');
-    protocol ??= resolveToolProtocol(settings.toolProtocol, options.provider, options.model, signal).then(
-      (mode) => {
-        protocolNoticePending = settings.toolProtocol === 'auto' && mode === 'xml';
-        return mode;
-      },
-      (err: unknown) => {
-        protocol = undefined; // a cancelled lookup must not stick
-        throw err;
-      },
-    );
+    protocol ??= decideProtocol(signal).catch((err: unknown) => {
+      protocol = undefined; // a cancelled lookup must not stick
+      throw err;
+    });
     return protocol;
   };
 
@@ -178,9 +187,9 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     // answers it with a call has recovered, and the call runs through the approval gate like any other.
     const known = !callOptions?.tools || callOptions.tools.length === all.length ? index : new ToolIndex(all, naming);
     let mode = await resolveProtocol(signal);
-    if (protocolNoticePending) {
-      protocolNoticePending = false;
-      notice('The model does not report native tool calling; using text-based tool calls (<tool> blocks).');
+    if (protocolNotice) {
+      notice(protocolNotice);
+      protocolNotice = undefined;
     }
     const reply = await caller.call(async (endpoint, out, sig) => {
       try {

@@ -53,6 +53,7 @@ export class AgentSession {
       ...(o.fallbacks && { fallbacks: o.fallbacks }),
       ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
       ...(o.agentSettings && { settings: o.agentSettings }),
+      ...(o.checkedProtocol && { checkedProtocol: o.checkedProtocol }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...((this.context || this.retrieval) && { prepareMessages: (m, s, t) => this.prepareMessages(m, s, t) }),
@@ -65,6 +66,7 @@ export class AgentSession {
       const deps = {
         tracker: o.tracker,
         ...(o.agentSettings && { agentSettings: o.agentSettings }),
+        ...(o.checkedProtocol && { checkedProtocol: o.checkedProtocol }),
         ...(o.toolSelector && { toolFilter: o.toolSelector }),
         ...(o.think !== undefined && { think: o.think }),
         ...(o.sleep && { sleep: o.sleep }),

@@ -18,6 +18,7 @@ import type { ModelEndpoint } from '../resilience/failureText';
 import type { IndexSummaryPort, KnowledgeRetriever } from '../knowledge/types';
 import type { OrchestratorOptions } from '../orchestrator';
 import type { ToolSelector } from '../tools/selection/toolSelector';
+import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -54,6 +55,8 @@ export interface AgentSessionOptions {
   contextSize?: number;
   /** Weak-model behaviour (tool protocol, nudges, retries); see src/core/resilience/settings.ts. */
   agentSettings?: TurnHooksSettingsInput;
+  /** A setup check's finding on tool calling per provider and model (the chat model's and the executor's). */
+  checkedProtocol?: CheckedToolProtocol;
   fallbacks?: readonly ModelEndpoint[];
   /** Compression, eviction and the budget gate. */
   context?: SessionContextOptions;

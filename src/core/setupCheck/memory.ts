@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { KeyValuePort } from '../context/calibration';
 import { rememberedWindowKey } from '../context/workingWindow';
 import type { ChatProvider } from '../provider';
-import type { ToolProtocolSetting } from '../toolProtocol/protocolSetting';
+import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
 import type { SetupReport } from './report';
 import type { SetupCheckResult } from './runSetupCheck';
 
@@ -68,25 +68,17 @@ export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: 
 }
 
 /**
- * The tool protocol a session starts in: with `auto`, a model the setup check found not calling tools natively
- * starts with text-based calls (said once, as a notice). An explicit setting always wins.
+ * The setup check's say on a session's tool protocol (with `auto`; src/core/resilience/turnHooks.ts asks): a model
+ * the check found not calling tools natively starts with text-based calls, and the notice says why.
  */
-export function sessionToolProtocol(setting: ToolProtocolSetting, report: SetupReport | undefined): { setting: ToolProtocolSetting; notice?: string } {
-  if (setting !== 'auto' || report?.tools.protocol !== 'xml') return { setting };
-  const when = new Date(report.checkedAt).toISOString().slice(0, 10);
-  return {
-    setting: 'xml',
-    notice: `The setup check (${when}) found that ${report.model} does not call tools natively; using text-based tool calls (<tool> blocks) from the start. Run the check again after changing the model or the server.`,
+export function checkedToolProtocol(store: KeyValuePort): CheckedToolProtocol {
+  return async (provider, model) => {
+    const report = await loadSetupReport(store, provider.id, provider.baseUrl, model);
+    if (report?.tools.protocol !== 'xml') return undefined;
+    const when = new Date(report.checkedAt).toISOString().slice(0, 10);
+    return {
+      protocol: 'xml',
+      notice: `The setup check (${when}) found that ${report.model} does not call tools natively; using text-based tool calls (<tool> blocks) from the start. Run the check again after changing the model or the server.`,
+    };
   };
-}
-
-/** `sessionToolProtocol` with the report read from `store` (none: the setting as it is). */
-export async function startingToolProtocol(
-  setting: ToolProtocolSetting,
-  store: KeyValuePort | undefined,
-  provider: Pick<ChatProvider, 'id' | 'baseUrl'>,
-  model: string,
-): Promise<{ setting: ToolProtocolSetting; notice?: string }> {
-  if (setting !== 'auto' || !store) return { setting };
-  return sessionToolProtocol(setting, await loadSetupReport(store, provider.id, provider.baseUrl, model));
 }

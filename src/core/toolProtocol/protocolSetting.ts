@@ -8,6 +8,12 @@ export type ToolProtocolSetting = z.infer<typeof toolProtocolSettingSchema>;
 export type ToolProtocol = 'native' | 'xml';
 
 /**
+ * What a setup check found about a model's tool calling, looked up per server and model (src/core/setupCheck/memory.ts):
+ * with `auto`, it decides before the server's model info does, and its notice says why.
+ */
+export type CheckedToolProtocol = (provider: Pick<ChatProvider, 'id' | 'baseUrl'>, model: string) => Promise<{ protocol: ToolProtocol; notice: string } | undefined>;
+
+/**
  * auto: native when the server says the model supports tools (Ollama `/api/show` capabilities); when the
  * server does not report capabilities, native when the provider supports tools at all; else xml.
  */

@@ -13,7 +13,6 @@ import type { AgentSession, SessionKnowledge } from '../../core/session/agentSes
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { RiskLevel } from '../../core/tools/tool';
 import type { OrchestratorOptions } from '../../core/orchestrator';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
@@ -36,7 +35,7 @@ export interface SessionFactoryDeps {
   fs: FileSystemPort;
   /** Builds the terminal runner once the fallback (child-process) runner and the sandbox launcher are loaded. */
   createRunner: (fallback: ProcessRunner, sandbox: SandboxLauncher) => ProcessRunner;
-  /** Keeps per-model token calibration between sessions (the editor's global state). */
+  /** Per-model memories between sessions (the editor's global state): token calibration, setup check reports. */
   calibration?: KeyValuePort;
   knowledge?: SessionKnowledge;
   /** The conversation's tracker (replaced on New Chat). */
@@ -59,7 +58,6 @@ export interface SessionRequest {
   plannerKey: string | null;
   /** Built only when a new session is needed (it may build providers). */
   orchestrator: () => Promise<OrchestratorOptions | undefined>;
-  protocol?: { setting: ToolProtocolSetting; notice?: string };
 }
 
 export class SessionFactory {
@@ -133,7 +131,6 @@ export class SessionFactory {
       folders,
       recording?.id ?? null,
       request.plannerKey,
-      request.protocol?.setting,
     ]);
     if (this.agent?.key === key) return this.agent.session;
     const orchestrator = await request.orchestrator();
@@ -154,7 +151,7 @@ export class SessionFactory {
       systemInfo: request.systemInfo,
       history: this.history,
       ...(this.agent && { previous: this.agent.session }),
-      ...(this.deps.calibration && { calibration: this.deps.calibration }),
+      ...(this.deps.calibration && { calibration: this.deps.calibration, setupChecks: this.deps.calibration }),
       ...(recording && {
         fs: recording.wrapFileSystem(this.deps.fs),
         calibration: recording.recorder.kv,
@@ -167,9 +164,7 @@ export class SessionFactory {
       ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
       ...(this.restoredState && { initialState: this.restoredState }),
       ...(orchestrator && { orchestrator }),
-      ...(request.protocol && { toolProtocol: request.protocol.setting }),
     });
-    if (request.protocol?.notice) store.notice(request.protocol.notice);
     this.restoredState = undefined;
     if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');
     this.agent = { key, session };

@@ -19,7 +19,6 @@ import type { ModelService } from '../models/modelService';
 import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
 import type { HarnessSettings, ParsedSettings } from '../settings/harnessSettings';
 import type { EditorSessionService } from '../sessions/sessionService';
-import type { SetupCheckMemory } from '../setupCheck/setupCheckMemory';
 import type { ChatHotContext } from './chatHotContext';
 import type { SessionFactory } from './sessionFactory';
 
@@ -54,8 +53,6 @@ export interface TurnHostDeps {
   beforeTurn?: (signal: AbortSignal) => Promise<void>;
   /** Reads an MCP resource chip when the message is sent (absent: such chips attach a note instead). */
   readResource?: ResourceReader;
-  /** Setup check results: the tool protocol a session starts in. */
-  setupChecks?: Pick<SetupCheckMemory, 'startingProtocol' | 'verdicts'>;
   /** A turn started or ended. */
   onBusy: (busy: boolean) => void;
   /** The model the turn runs with. */
@@ -221,7 +218,6 @@ export class TurnHost {
     const recording = await this.deps.sessions?.forTurn(text, { model, provider: settings.provider });
     const planned = chooseOrchestrator(settings, model, this.plannedTurn);
     if (planned.kind === 'unavailable' && this.plannedTurn) store.notice(planned.reason);
-    const protocol = await this.deps.setupChecks?.startingProtocol(settings.agent.toolProtocol ?? 'auto', provider, model);
     const session = await this.deps.factory.sessionFor({
       engine,
       settings,
@@ -239,7 +235,6 @@ export class TurnHost {
         log.info(`planned turns: planner ${options.planner.model} at ${options.planner.provider.baseUrl}, executor ${options.executor.model} at ${options.executor.provider.baseUrl}`);
         return options;
       },
-      ...(protocol && { protocol }),
     });
     const saveFailed = (err: unknown) => log.warn(`sessions: could not mark the turn: ${errorMessage(err)}`);
     await recording?.recorder.beginTurn().catch(saveFailed);

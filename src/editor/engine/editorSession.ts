@@ -10,7 +10,6 @@ import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSett
 import type { HarnessSettings } from '../settings/harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import { buildSession, type SessionPorts } from '../../session/buildSession';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './toolAccess';
 
@@ -39,8 +38,8 @@ export interface EditorSessionInput extends SessionPorts {
   knowledge?: SessionKnowledge;
   /** Planner and executor: each turn of this session is planned, executed step by step, synthesized. */
   orchestrator?: OrchestratorOptions;
-  /** The tool protocol to start in, when the setup check decided it (a model that failed the tool probe: xml). */
-  toolProtocol?: ToolProtocolSetting;
+  /** Where setup check reports are kept: a model that failed the tool probe starts with text-based calls. */
+  setupChecks?: KeyValuePort;
 }
 
 /**
@@ -70,7 +69,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
       maxRounds: settings.maxRounds,
       think: settings.think,
       ...(settings.contextSize > 0 && { contextSize: settings.contextSize, configuredWindow: settings.contextSize }),
-      agent: editorAgentSettings(input.toolProtocol ? { ...settings.agent, toolProtocol: input.toolProtocol } : settings.agent),
+      agent: editorAgentSettings(settings.agent),
       context: settings.context,
       ...(settings.instructions && { instructions: settings.instructions }),
       fallbackModels: settings.fallbackModels,
@@ -82,6 +81,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     history: input.history,
     ...(recording && { recording }),
     ...(input.calibration && { calibration: input.calibration }),
+    ...(input.setupChecks && { setupChecks: input.setupChecks }),
     ...(contextState && { contextState }),
     ...(input.knowledge && { knowledge: input.knowledge }),
     ...(input.orchestrator && { orchestrator: input.orchestrator }),

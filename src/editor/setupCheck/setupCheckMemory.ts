@@ -3,10 +3,9 @@
 // there). No 'vscode' import: the integration tests use exactly this.
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';
-import { keepSetupCheck, loadSetupReport, rememberedWindow, startingToolProtocol } from '../../core/setupCheck/memory';
+import { keepSetupCheck, loadSetupReport, rememberedWindow } from '../../core/setupCheck/memory';
 import type { SetupReport } from '../../core/setupCheck/report';
 import type { SetupCheckResult } from '../../core/setupCheck/runSetupCheck';
-import type { ToolProtocolSetting } from '../../core/toolProtocol/protocolSetting';
 import type { ModelCheck } from '../../shared/protocol';
 
 export interface SetupCheckMemoryDeps {
@@ -44,11 +43,6 @@ export class SetupCheckMemory {
   async keep(provider: ChatProvider, result: SetupCheckResult): Promise<void> {
     const db = await this.sessionsKv();
     await keepSetupCheck(db ? [this.deps.global, db] : [this.deps.global], provider, result);
-  }
-
-  /** The tool protocol the next session starts in, and the notice that says why when the check decided it. */
-  startingProtocol(setting: ToolProtocolSetting, server: Server, model: string): Promise<{ setting: ToolProtocolSetting; notice?: string }> {
-    return startingToolProtocol(setting, this.deps.global, server, model);
   }
 
   private async sessionsKv(): Promise<KeyValuePort | undefined> {

@@ -24,13 +24,16 @@ import { NO_FOLDER, systemInfo, workspaceFolders } from '../workspaceInfo';
 import { ChatHotContext } from '../../editor/agent/chatHotContext';
 import { SessionFactory, type SessionFactoryDeps } from '../../editor/agent/sessionFactory';
 import { TurnHost, type TurnHostDeps } from '../../editor/agent/turnHost';
+import type { SetupCheckMemory } from '../../editor/setupCheck/setupCheckMemory';
 
 export { RESTRICTED_NOTICE } from '../../editor/agent/turnHost';
 
 export interface HarnessControllerDeps
   extends Omit<SessionFactoryDeps, 'bus' | 'tracker'>,
-    Pick<TurnHostDeps, 'sessions' | 'beforeTurn' | 'readResource' | 'setupChecks'> {
+    Pick<TurnHostDeps, 'sessions' | 'beforeTurn' | 'readResource'> {
   store: ChatStateStore;
+  /** Setup check results: the verdicts the model picker shows. */
+  setupChecks?: Pick<SetupCheckMemory, 'verdicts'>;
   log: Logger;
   settings: EditorSettings;
   models: ModelService;

@@ -69,10 +69,8 @@ test('a check kept by the editor: the next session starts in xml mode and budget
   assert.equal((await memory.report(provider, 'coder:7b'))?.overall.verdict, 'limited', 'the picker finds the report');
   assert.deepEqual(await memory.recallWindow(provider, 'coder:7b'), { tokens: 4096, base: 16384 });
 
-  // What HarnessController does next: a recorded session (its window memory lives in the database).
-  const start = await memory.startingProtocol(settings.agent.toolProtocol ?? 'auto', provider, settings.model);
-  assert.equal(start.setting, 'xml');
-  assert.match(start.notice!, /setup check/);
+  // What the session factory does next: a recorded session (its window memory lives in the database) that reads
+  // the setup check's reports from global state.
   const recording = (await sessions.forTurn('Say hello', { model: settings.model, provider: settings.provider }))!;
   const fs = new NodeFileSystem();
   const bus = new EventBus();
@@ -94,11 +92,13 @@ test('a check kept by the editor: the next session starts in xml mode and budget
     history: [],
     calibration: recording.recorder.kv,
     sessionId: recording.recorder.id,
-    toolProtocol: start.setting,
+    setupChecks: global,
   });
   const before = server.requests.length;
   const outcome = await session.send('Say hello', AbortSignal.timeout(20_000));
   assert.equal(outcome.reason, 'completed');
+  const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+  assert.ok(notices.some((m) => /^The setup check \(\d{4}-\d\d-\d\d\) found that coder:7b does not call tools natively/.test(m)), notices.join('\n'));
   const first = server.requests[before]!;
   assert.equal(first.tools, undefined, 'no tools offered through the API');
   assert.match(String((first.messages as Array<{ content: string }>)[0]!.content), /# Calling tools/);

@@ -257,3 +257,33 @@ test('in a read-only workspace a refusal to edit is the right answer and is not 
     assert.equal(h.notices().some((n) => /declined/.test(n)), false);
   });
 });
+
+test("a setup check's finding decides auto for its provider and model, and says so; an explicit setting wins", async () => {
+  const asked: string[] = [];
+  const checkedProtocol = async (server: { id: string; baseUrl: string }, model: string) => {
+    asked.push(`${server.id} ${model}`);
+    return model === 'scripted-model' ? { protocol: 'xml' as const, notice: 'The setup check (2026-11-27) found that scripted-model does not call tools natively.' } : undefined;
+  };
+  const provider = new ScriptedProvider([textReply(block('write_file', { path: 'c.txt', content: 'C' })), textReply('I wrote c.txt.')], { id: 'ollama' });
+  await withHarness(provider, { checkedProtocol }, async (h) => {
+    assert.equal((await h.run('Write c.txt')).reason, 'completed');
+    assert.equal(await h.read('c.txt'), 'C');
+    assert.deepEqual(provider.requests[0]!.tools, [], 'no native tools from the first request');
+    assert.deepEqual(h.notices().filter((n) => /setup check/.test(n)), ['The setup check (2026-11-27) found that scripted-model does not call tools natively.']);
+    assert.deepEqual(asked, ['ollama scripted-model']);
+  });
+
+  const native = new ScriptedProvider([toolReply('write_file', { path: 'd.txt', content: 'D' }), textReply('I wrote d.txt.')], { id: 'ollama' });
+  await withHarness(native, { checkedProtocol, settings: { toolProtocol: 'native' } }, async (h) => {
+    assert.equal((await h.run('Write d.txt')).reason, 'completed');
+    assert.ok(native.requests[0]!.tools.length > 0, 'the explicit setting wins');
+    assert.equal(asked.length, 1, 'not consulted for an explicit setting');
+  });
+
+  const other = new ScriptedProvider([toolReply('write_file', { path: 'e.txt', content: 'E' }), textReply('I wrote e.txt.')], { id: 'ollama' });
+  await withHarness(other, { checkedProtocol, model: 'other-model' }, async (h) => {
+    assert.equal((await h.run('Write e.txt')).reason, 'completed');
+    assert.ok(other.requests[0]!.tools.length > 0, 'another model without a finding goes by the server');
+    assert.deepEqual(asked, ['ollama scripted-model', 'ollama other-model']);
+  });
+});

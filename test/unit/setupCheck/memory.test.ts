@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyValuePort } from '../../../src/core/context/calibration';
 import { rememberedWindowKey } from '../../../src/core/context/workingWindow';
-import { keepSetupCheck, loadSetupReport, rememberedWindow, sessionToolProtocol, setupReportKey, startingToolProtocol } from '../../../src/core/setupCheck/memory';
+import { checkedToolProtocol, keepSetupCheck, loadSetupReport, rememberedWindow, setupReportKey } from '../../../src/core/setupCheck/memory';
 import { sampleReport } from './sampleReport';
 
 class MemoryKv implements KeyValuePort {
@@ -45,19 +45,19 @@ test('a damaged or foreign entry is no report', async () => {
   assert.equal(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), undefined);
 });
 
-test('a session starts with text-based calls only when auto meets a check that found them, and says why', async () => {
-  const report = sampleReport();
-  assert.deepEqual(sessionToolProtocol('auto', report), { setting: 'auto' }, 'native stays auto');
-  report.tools.protocol = 'xml';
-  const xml = sessionToolProtocol('auto', report);
-  assert.equal(xml.setting, 'xml');
-  assert.match(xml.notice!, /^The setup check \(2025-05-06\) found that qwen3:8b does not call tools natively; using text-based tool calls/);
-  assert.deepEqual(sessionToolProtocol('native', report), { setting: 'native' }, 'an explicit setting wins');
-  assert.deepEqual(sessionToolProtocol('auto', undefined), { setting: 'auto' });
-
+test('a model the check found not calling tools natively starts with text-based calls, and the notice says why', async () => {
+  // With `auto` only: an explicit setting never asks (test/unit/resilience/turnHooks.test.ts).
   const kv = new MemoryKv();
+  const checked = checkedToolProtocol(kv);
+  assert.equal(await checked(provider, 'qwen3:8b'), undefined, 'no report, no say');
+  const report = sampleReport();
   await keepSetupCheck([kv], provider as never, { report });
-  assert.equal((await startingToolProtocol('auto', kv, provider, 'qwen3:8b')).setting, 'xml');
-  assert.equal((await startingToolProtocol('auto', kv, { ...provider, baseUrl: 'http://other:11434' }, 'qwen3:8b')).setting, 'auto', 'per server');
-  assert.equal((await startingToolProtocol('auto', undefined, provider, 'qwen3:8b')).setting, 'auto', 'no store, no memory');
+  assert.equal(await checked(provider, 'qwen3:8b'), undefined, 'native stays auto');
+  report.tools.protocol = 'xml';
+  await keepSetupCheck([kv], provider as never, { report });
+  const xml = await checked(provider, 'qwen3:8b');
+  assert.equal(xml?.protocol, 'xml');
+  assert.match(xml!.notice, /^The setup check \(2025-05-06\) found that qwen3:8b does not call tools natively; using text-based tool calls/);
+  assert.equal(await checked({ ...provider, baseUrl: 'http://other:11434' }, 'qwen3:8b'), undefined, 'per server');
+  assert.equal(await checked(provider, 'llama3:8b'), undefined, 'per model');
 });
