@@ -3,7 +3,7 @@
 // `run --db` (the tool protocol and the window a session starts with).
 import { systemClock } from '../core/ports';
 import type { KeyValuePort } from '../core/context/calibration';
-import { keepSetupCheck, rememberedWindow } from '../core/setupCheck/memory';
+import { keepSetupCheck } from '../core/setupCheck/memory';
 import { setupCheckPlan } from '../core/setupCheck/setupCheckPlan';
 import { renderSetupReport } from '../core/setupCheck/renderText';
 import { runSetupCheck } from '../core/setupCheck/runSetupCheck';
@@ -11,6 +11,7 @@ import { createProvider } from '../providers/index';
 import type { DoctorOptions } from './doctorArgs';
 import { loadCliConfig } from './cliConfig';
 import { defaultDbPath } from './dbPath';
+import { readRememberedWindow } from '../core/context/workingWindow';
 
 export interface DoctorIo {
   stdout: { write(text: string): unknown };
@@ -40,7 +41,7 @@ export async function doctorCommand(options: DoctorOptions, io: DoctorIo, signal
       ...(options.numCtx !== undefined && { contextSize: options.numCtx }),
       toolProtocol: options.toolProtocol ?? config.agent.toolProtocol ?? 'auto',
       embeddingModels,
-      ...(kept && { recall: (model: string) => rememberedWindow(kept.kv, provider, model) }),
+      ...(kept && { recall: (model: string) => readRememberedWindow(kept.kv, provider, model) }),
       clock: systemClock,
       signal,
       onProgress: (step) => io.stderr.write(`  ${step}\n`),

@@ -27,14 +27,31 @@ export interface WorkingWindowOptions {
   onChange?: (change: { window: number; previous: number; source: string; reason: string }) => void;
 }
 
-interface Remembered {
+export interface Remembered {
   tokens: number;
   /** The window we would have used without the correction; a memory for another setting does not apply. */
   base: number;
 }
 
-export function rememberedWindowKey(provider: ChatProvider, model: string): string {
+export function rememberedWindowKey(provider: Pick<ChatProvider, 'id' | 'baseUrl'>, model: string): string {
   return `contextWindow:${provider.id}:${provider.baseUrl}:${model}`;
+}
+
+/** The smaller window remembered for this server and model (a damaged entry is no memory). */
+export async function readRememberedWindow(store: KeyValuePort, provider: Pick<ChatProvider, 'id' | 'baseUrl'>, model: string): Promise<Remembered | undefined> {
+  try {
+    const raw = await store.get(rememberedWindowKey(provider, model));
+    if (!raw) return undefined;
+    const parsed = JSON.parse(raw) as Partial<Remembered>;
+    return typeof parsed.tokens === 'number' && typeof parsed.base === 'number' && parsed.tokens > 0 ? { tokens: parsed.tokens, base: parsed.base } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers a window for this server and model; undefined forgets it (an empty object: the kv port has no delete). */
+export async function writeRememberedWindow(store: KeyValuePort, provider: Pick<ChatProvider, 'id' | 'baseUrl'>, model: string, value: Remembered | undefined): Promise<void> {
+  await store.set(rememberedWindowKey(provider, model), JSON.stringify(value ?? {}));
 }
 
 /** Where one session keeps the truncation evidence for one server and model. */
@@ -222,24 +239,14 @@ export class WorkingWindow {
   }
 
   private async recall(): Promise<Remembered | undefined> {
-    const store = this.options.store;
-    if (!store) return undefined;
-    try {
-      const raw = await store.get(rememberedWindowKey(this.options.provider, this.options.model));
-      if (!raw) return undefined;
-      const parsed = JSON.parse(raw) as Partial<Remembered>;
-      return typeof parsed.tokens === 'number' && typeof parsed.base === 'number' && parsed.tokens > 0 ? { tokens: parsed.tokens, base: parsed.base } : undefined;
-    } catch {
-      return undefined; // a damaged entry is no memory
-    }
+    return this.options.store && readRememberedWindow(this.options.store, this.options.provider, this.options.model);
   }
 
   private async remember(value: Remembered | undefined): Promise<void> {
     const store = this.options.store;
     if (!store) return;
     try {
-      // An empty object forgets: the kv port has no delete.
-      await store.set(rememberedWindowKey(this.options.provider, this.options.model), JSON.stringify(value ?? {}));
+      await writeRememberedWindow(store, this.options.provider, this.options.model, value);
     } catch {
       // Remembering is best effort; this session already budgets right.
     }

@@ -3,7 +3,7 @@
 // request), and the tool protocol a session starts in (text-based calls for a model that failed the probe).
 import { z } from 'zod';
 import type { KeyValuePort } from '../context/calibration';
-import { rememberedWindowKey } from '../context/workingWindow';
+import { writeRememberedWindow } from '../context/workingWindow';
 import type { ChatProvider } from '../provider';
 import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
 import type { SetupReport } from './report';
@@ -42,18 +42,6 @@ export async function loadSetupReport(store: KeyValuePort, providerId: string, b
   }
 }
 
-/** A smaller window an earlier session (or check) found for this server and model. */
-export async function rememberedWindow(store: KeyValuePort, provider: ChatProvider, model: string): Promise<{ tokens: number; base: number } | undefined> {
-  try {
-    const raw = await store.get(rememberedWindowKey(provider, model));
-    if (!raw) return undefined;
-    const parsed = JSON.parse(raw) as { tokens?: unknown; base?: unknown };
-    return typeof parsed.tokens === 'number' && typeof parsed.base === 'number' && parsed.tokens > 0 ? { tokens: parsed.tokens, base: parsed.base } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Keeps the report in every store, and the window it found where the working window looks for it
  * (src/core/context/workingWindow.ts), so the next session budgets it from its first request.
@@ -62,8 +50,7 @@ export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: 
   const { report, remember } = result;
   for (const store of stores) {
     await store.set(setupReportKey(report.provider, report.baseUrl, report.model), JSON.stringify(report));
-    // An empty object forgets: the kv port has no delete.
-    if (remember) await store.set(rememberedWindowKey(provider, report.model), JSON.stringify(remember === 'forget' ? {} : remember));
+    if (remember) await writeRememberedWindow(store, provider, report.model, remember === 'forget' ? undefined : remember);
   }
 }
 

@@ -3,10 +3,11 @@
 // there). No 'vscode' import: the integration tests use exactly this.
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ChatProvider } from '../../core/provider';
-import { keepSetupCheck, loadSetupReport, rememberedWindow } from '../../core/setupCheck/memory';
+import { keepSetupCheck, loadSetupReport } from '../../core/setupCheck/memory';
 import type { SetupReport } from '../../core/setupCheck/report';
 import type { SetupCheckResult } from '../../core/setupCheck/runSetupCheck';
 import type { ModelCheck } from '../../shared/protocol';
+import { readRememberedWindow } from '../../core/context/workingWindow';
 
 export interface SetupCheckMemoryDeps {
   /** The editor's global state (the same port token calibration uses). */
@@ -37,7 +38,7 @@ export class SetupCheckMemory {
   /** The smaller window an earlier session found, where sessions look first (the database), else global state. */
   async recallWindow(provider: ChatProvider, model: string): Promise<{ tokens: number; base: number } | undefined> {
     const db = await this.sessionsKv();
-    return (db && (await rememberedWindow(db, provider, model))) ?? rememberedWindow(this.deps.global, provider, model);
+    return (db && (await readRememberedWindow(db, provider, model))) ?? readRememberedWindow(this.deps.global, provider, model);
   }
 
   async keep(provider: ChatProvider, result: SetupCheckResult): Promise<void> {

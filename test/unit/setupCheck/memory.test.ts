@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyValuePort } from '../../../src/core/context/calibration';
-import { rememberedWindowKey } from '../../../src/core/context/workingWindow';
-import { checkedToolProtocol, keepSetupCheck, loadSetupReport, rememberedWindow, setupReportKey } from '../../../src/core/setupCheck/memory';
+import { readRememberedWindow, rememberedWindowKey } from '../../../src/core/context/workingWindow';
+import { checkedToolProtocol, keepSetupCheck, loadSetupReport, setupReportKey } from '../../../src/core/setupCheck/memory';
 import { sampleReport } from './sampleReport';
 
 class MemoryKv implements KeyValuePort {
@@ -27,11 +27,11 @@ test('kept in every store: the report under its server and model, the window whe
   for (const kv of [a, b]) {
     assert.deepEqual(await loadSetupReport(kv, 'ollama', provider.baseUrl, 'qwen3:8b'), report);
     assert.equal(kv.get(rememberedWindowKey(provider as never, 'qwen3:8b')), JSON.stringify({ tokens: 4096, base: 16384 }));
-    assert.deepEqual(await rememberedWindow(kv, provider as never, 'qwen3:8b'), { tokens: 4096, base: 16384 });
+    assert.deepEqual(await readRememberedWindow(kv, provider as never, 'qwen3:8b'), { tokens: 4096, base: 16384 });
   }
   assert.equal(await loadSetupReport(a, 'ollama', provider.baseUrl, 'other:1b'), undefined, 'another model has no report');
   await keepSetupCheck([a], provider as never, { report, remember: 'forget' });
-  assert.equal(await rememberedWindow(a, provider as never, 'qwen3:8b'), undefined, 'forgotten');
+  assert.equal(await readRememberedWindow(a, provider as never, 'qwen3:8b'), undefined, 'forgotten');
 });
 
 test('a damaged or foreign entry is no report', async () => {
