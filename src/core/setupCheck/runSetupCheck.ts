@@ -71,8 +71,8 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
   const base = info
     ? chooseContextWindow({ contextSizeApi: provider.capabilities.contextSizeApi, ...(contextSize && { requestedContextSize: contextSize, configured: contextSize }), info })
     : await resolveContextWindow(provider, model, windowOptions, signal);
-  // Loaded before the first chat request? (Then there is no cold load to time.)
-  const before = await statusOf(provider, model, signal);
+  // Loaded before the first chat request? (Then there is no cold load to time.) The server check asked about this model.
+  const before = server.status;
 
   // Tools first: the first chat request also times the cold load.
   const observed = new ObservedProvider(provider, clock);

@@ -47,7 +47,9 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
     }
     listProblem = message;
   }
-  const status = await provider.serverStatus?.(configuredModel ?? listed?.[0]?.name ?? '', signal).catch((err: unknown) => {
+  // Asked about the model the check goes on with, so the check can use the answer as "before the first request".
+  const checked = configuredModel ? (listed?.find((m) => sameModel(m.name, configuredModel))?.name ?? configuredModel) : (listed?.find((m) => isChatModel(m)) ?? listed?.[0])?.name;
+  const status = await provider.serverStatus?.(checked ?? '', signal).catch((err: unknown) => {
     if (signal.aborted) throw err;
     return undefined;
   });
