@@ -24,6 +24,7 @@ import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
 import { createCliSandbox } from './cliSandbox';
+import { firstChatModel } from '../core/modelNames';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -66,7 +67,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   if (!model) {
     try {
       const models = await provider.listModels(signal);
-      model = models[0]?.name;
+      // The first that can chat, as the editor and the setup check choose (an embedding model may be listed first).
+      model = (firstChatModel(models) ?? models[0])?.name;
     } catch (e) {
       return fail(e instanceof ProviderError ? e.message : `could not list models: ${(e as Error).message}`);
     }

@@ -3,7 +3,7 @@
 import { EMBEDDING_MODEL_HINT, EmbeddingUnavailableError } from '../embeddings';
 import type { ChatProvider } from '../provider';
 import type { EmbeddingFinding } from './report';
-import { looksLikeEmbeddingModel } from './serverCheck';
+import { looksLikeEmbeddingModel } from '../modelNames';
 
 export interface EmbeddingModels {
   /** The tool pre-filter's (localharness.tools.embeddingModel, CLI --embed-model). */

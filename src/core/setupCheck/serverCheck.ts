@@ -1,7 +1,7 @@
 // The first questions: does the server answer, what is it, which models does it list, and is the chosen one there
 // (or which listed names come closest). A server that does not answer, or lacks the model, ends the check here.
 import { ProviderError, type ChatProvider, type ModelInfo, type ServerKind, type ServerStatus } from '../provider';
-import { sameModel } from '../modelNames';
+import { firstChatModel, sameModel } from '../modelNames';
 import type { ServerFinding } from './report';
 
 /** More names than this are not kept in the report. */
@@ -48,7 +48,7 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
     listProblem = message;
   }
   // Asked about the model the check goes on with, so the check can use the answer as "before the first request".
-  const checked = configuredModel ? (listed?.find((m) => sameModel(m.name, configuredModel))?.name ?? configuredModel) : (listed?.find((m) => isChatModel(m)) ?? listed?.[0])?.name;
+  const checked = configuredModel ? (listed?.find((m) => sameModel(m.name, configuredModel))?.name ?? configuredModel) : (firstChatModel(listed ?? []) ?? listed?.[0])?.name;
   const status = await provider.serverStatus?.(checked ?? '', signal).catch((err: unknown) => {
     if (signal.aborted) throw err;
     return undefined;
@@ -71,7 +71,7 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
     return { finding: { ...base, verdict: 'failed', summary: `${where} answers but has no models.`, details: [], models, fix } };
   }
   if (!configuredModel) {
-    const chosen = listed.find((m) => isChatModel(m)) ?? listed[0]!;
+    const chosen = firstChatModel(listed) ?? listed[0]!;
     return {
       finding: { ...base, verdict: 'info', summary: `${where} answers and lists ${count(names.length, 'model')}; no model is chosen, so ${chosen.name} (the first listed) was checked.`, details: [], models, modelListed: true },
       model: chosen.name,
@@ -125,16 +125,6 @@ function editDistance(a: string, b: string): number {
     previous = row;
   }
   return previous[b.length]!;
-}
-
-/** Names that say "embedding model" (Ollama's list carries no capabilities, LM Studio's type does via modelInfo). */
-export function looksLikeEmbeddingModel(name: string): boolean {
-  return /embed|\bbge\b|bge-|\be5\b|e5-|minilm|\bgte\b|gte-|nomic-embed|arctic-embed/i.test(name);
-}
-
-function isChatModel(info: ModelInfo): boolean {
-  if (info.capabilities?.includes('embedding') && !info.capabilities.includes('completion')) return false;
-  return !looksLikeEmbeddingModel(info.name);
 }
 
 export function count(n: number, noun: string): string {

@@ -6,6 +6,7 @@ import { serverUrl, type HarnessSettings } from '../settings/harnessSettings';
 import { originOf } from '../settings/serverSettings';
 import type { TurnEngine } from '../engine/engineLoader';
 import { isUnauthorized, missingKeyNotice, noModelMessage, serverName, unreachableMessage } from './modelText';
+import { firstChatModel } from '../../core/modelNames';
 
 
 export interface ModelServiceDeps {
@@ -94,7 +95,7 @@ export class ModelService {
   /** The first model that can chat (not an embedding-only model). */
   async firstChatModel(settings: HarnessSettings, signal: AbortSignal): Promise<string> {
     const infos = await this.list(settings, signal);
-    const chat = infos.find((m) => !m.capabilities || m.capabilities.includes('completion') || !m.capabilities.includes('embedding'));
+    const chat = firstChatModel(infos);
     if (!chat) throw new Error(noModelMessage(settings));
     return chat.name;
   }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
 import { modelDetail, modelListProblem, sameModel, unreachableMessage } from '../../../src/editor/models/modelText';
+import { firstChatModel } from '../../../src/core/modelNames';
 
 test('Ollama model names match with or without :latest', () => {
   assert.equal(sameModel('qwen3:latest', 'qwen3'), true);
@@ -24,4 +25,17 @@ test('model details for the picker', () => {
   assert.equal(modelDetail({ contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] }), 'up to 40,960 tokens of context · tools, thinking');
   assert.equal(modelDetail({ loadedContextLength: 8192, contextLength: 131072 }), 'loaded with 8,192 tokens of context');
   assert.equal(modelDetail({}), '');
+});
+
+test('without a chosen model, the first listed model that can chat is used (the editor, the CLI and the setup check alike)', () => {
+  const listed = [
+    { name: 'nomic-embed-text:latest' },
+    { name: 'text-embedding-3-small', capabilities: ['embedding'] },
+    { name: 'all-minilm:l6-v2', capabilities: ['completion'] },
+    { name: 'qwen3:8b' },
+  ];
+  assert.equal(firstChatModel(listed)?.name, 'qwen3:8b', 'named or reported as embedding models are passed over');
+  assert.equal(firstChatModel([{ name: 'bge-m3', capabilities: ['embedding', 'completion'] }, { name: 'llama3' }])?.name, 'llama3');
+  assert.equal(firstChatModel([{ name: 'coder', capabilities: ['embedding', 'completion'] }])?.name, 'coder', 'a model that also completes can chat');
+  assert.equal(firstChatModel([{ name: 'nomic-embed-text' }]), undefined);
 });
