@@ -2,7 +2,7 @@
 // tooltip and the context value the menus key on. Pure (no 'vscode' import), so the wording is unit-tested.
 import { SUMMARY_MISMATCH_NOTE, type Entity, type IndexedFile } from '../../core/knowledge/types';
 import { formatLineSpan } from './lineRange';
-import { relativeTime } from './relativeTime';
+import { relativeTime } from '../../shared/relativeTime';
 
 export type FileIcon = 'indexed' | 'metadata' | 'failed';
 

@@ -1,5 +1,6 @@
 // The small mark a model gets in the model picker once it was checked, and its tooltip. Pure (unit-tested).
 import { OVERALL_LABELS, type SetupReport } from '../../core/setupCheck/report';
+import { relativeTime } from '../../shared/relativeTime';
 
 export interface SetupMark {
   /** A codicon name. */
@@ -17,15 +18,6 @@ export function setupMark(report: SetupReport | undefined, now: number): SetupMa
   return {
     icon: ICONS[verdict],
     text: OVERALL_LABELS[verdict].toLowerCase(),
-    tooltip: `Setup check ${ago(now - report.checkedAt)}: ${report.overall.summary} Click for the findings.`,
+    tooltip: `Setup check ${relativeTime(report.checkedAt, now)}: ${report.overall.summary} Click for the findings.`,
   };
-}
-
-export function ago(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IndexedFile } from '../../../src/core/knowledge/types';
 import { entityRow, fileDescription, fileRow, summaryLabel } from '../../../src/editor/knowledge/knowledgeRows';
 import { SUMMARY_MISMATCH_NOTE } from '../../../src/core/knowledge/types';
-import { relativeTime } from '../../../src/editor/knowledge/relativeTime';
+import { relativeTime } from '../../../src/shared/relativeTime';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const MIN = 60_000;

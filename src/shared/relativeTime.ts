@@ -1,4 +1,4 @@
-// "just now", "2 min ago", "3 h ago", "5 days ago": when a file was indexed, for the Knowledge view. Pure.
+// "just now", "2 min ago", "3 h ago", "5 days ago": when something happened (a file indexed, a setup check). Pure.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
