@@ -24,7 +24,6 @@ import {
 import { newToolCallId } from './ids';
 import {
   abortedError,
-  capitalise,
   contextHint,
   toProviderError,
   type ErrorContext,
@@ -35,6 +34,7 @@ import { openaiServerStatus } from './openaiServerStatus';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
+import { capitalise } from '../shared/format';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
 
