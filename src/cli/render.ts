@@ -1,6 +1,7 @@
 // Turns agent events into CLI output: JSON lines, or readable streaming text.
 import type { AgentEvent, RetrievalEvent } from '../core/agent/events';
-import { addUsage, describeTally, EMPTY_TALLY } from '../core/context/promptCacheReport';
+import { addUsage, EMPTY_TALLY } from '../core/context/promptCacheReport';
+import { rereadText } from '../shared/promptCacheText';
 
 export interface Output {
   write(text: string): void;
@@ -114,7 +115,7 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         if (event.reason === 'task_completion' || event.reason === 'ask_question') {
           out.write((event.reason === 'ask_question' ? 'Question: ' : 'Done: ') + (event.result ?? '') + '\n');
         }
-        const line = describeTally(cache);
+        const line = rereadText(cache);
         if (line) out.write(c(DIM, `[${cache.requests} model call${cache.requests === 1 ? '' : 's'}: ${line}]`) + '\n');
         break;
       }

@@ -1,12 +1,12 @@
 // Full indexing's reading of a file: the model summarizes the file and each chunk and names the entities and
 // relations it sees, as structured output validated with zod (one retry with the validation errors).
 import type { ChatProvider } from '../core/provider';
-import { SUMMARY_MISMATCH_NOTE, type FileSummarizer, type FileSummary, type ChunkDraft } from '../core/knowledge/types';
+import { SUMMARY_MISMATCH_NOTE, type FileSummarizer, type FileSummary, type FileSummaryInput } from '../core/knowledge/types';
 import { structuredCall } from '../core/structured/structuredCall';
-import { outlineText } from '../core/knowledge/chunker';
 import { FILE_SUMMARY_REPLY, type FileSummaryReply } from './fileSummarySchema';
 import { buildSummaryPrompt } from './fileSummaryPrompt';
-import { alignChunkSummaries, checkEntityLines, checkRelationLines, chunkNames } from './summaryAlignment';
+import { plural } from '../shared/format';
+import { alignChunkSummaries, checkEntityLines, checkRelationLines, chunkNames, lineTexts } from './summaryAlignment';
 
 /** About 2k tokens of prompt: with the answer and one retry it fits a model running a 4k window. */
 export const DEFAULT_SUMMARY_PROMPT_CHARS = 6000;
@@ -30,7 +30,7 @@ export class ModelFileSummarizer implements FileSummarizer {
   constructor(private readonly options: FileSummarizerOptions) {}
 
   /** Throws StructuredOutputError when the reply stays invalid; provider errors and aborts pass through. */
-  async summarize(input: { path: string; language: string; chunks: readonly ChunkDraft[] }, signal: AbortSignal): Promise<FileSummary> {
+  async summarize(input: FileSummaryInput, signal: AbortSignal): Promise<FileSummary> {
     const o = this.options;
     const prompt = buildSummaryPrompt(input, o.maxPromptChars ?? DEFAULT_SUMMARY_PROMPT_CHARS);
     const { value } = await structuredCall({
@@ -45,7 +45,7 @@ export class ModelFileSummarizer implements FileSummarizer {
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...(o.retries !== undefined && { retries: o.retries }),
     });
-    return toFileSummary(value, input.chunks, input.path);
+    return toFileSummary(value, input);
   }
 }
 
@@ -53,19 +53,20 @@ export class ModelFileSummarizer implements FileSummarizer {
  * The validated reply → the contract's shape, checked against the chunks: each chunk summary placed on the chunk
  * it describes (or dropped), entity lines on their declarations; what had to be corrected is said in `notes`.
  */
-export function toFileSummary(reply: FileSummaryReply, chunks: readonly ChunkDraft[], path: string): FileSummary {
-  const outline = outlineText(fileText(chunks), path);
+export function toFileSummary(reply: FileSummaryReply, input: Pick<FileSummaryInput, 'chunks' | 'outline'>): FileSummary {
+  const { chunks, outline } = input;
   const aligned = alignChunkSummaries(
     reply.chunks.map((c) => ({ chunk: c.chunk, startLine: c.start_line, summary: c.summary })),
     chunks,
     chunkNames(chunks, outline),
   );
-  const entities = checkEntityLines(reply.entities.map((e) => ({ name: e.name, kind: e.kind, line: e.line })), chunks, outline);
+  const lines = lineTexts(chunks);
+  const entities = checkEntityLines(reply.entities.map((e) => ({ name: e.name, kind: e.kind, line: e.line })), lines, outline);
   const notes = [
-    ...(aligned.realigned ? [`${count(aligned.realigned, 'chunk summary', 'chunk summaries')} moved to the chunk they describe (the model numbered the chunks its own way)`] : []),
-    ...(aligned.dropped ? [`${count(aligned.dropped, 'chunk summary', 'chunk summaries')} dropped: no chunk matched ${aligned.dropped === 1 ? 'it' : 'them'} for certain`] : []),
-    ...(entities.moved ? [`${count(entities.moved, 'entity line', 'entity lines')} corrected to the declaration`] : []),
-    ...(entities.dropped ? [`${count(entities.dropped, 'entity', 'entities')} dropped: not found in the file`] : []),
+    ...(aligned.realigned ? [`${plural(aligned.realigned, 'chunk summary', 'chunk summaries')} moved to the chunk they describe (the model numbered the chunks its own way)`] : []),
+    ...(aligned.dropped ? [`${plural(aligned.dropped, 'chunk summary', 'chunk summaries')} dropped: no chunk matched ${aligned.dropped === 1 ? 'it' : 'them'} for certain`] : []),
+    ...(entities.moved ? [`${plural(entities.moved, 'entity line', 'entity lines')} corrected to the declaration`] : []),
+    ...(entities.dropped ? [`${plural(entities.dropped, 'entity', 'entities')} dropped: not found in the file`] : []),
   ];
   return {
     summary: reply.summary,
@@ -73,19 +74,8 @@ export function toFileSummary(reply: FileSummaryReply, chunks: readonly ChunkDra
     entities: entities.entities,
     relations: checkRelationLines(
       reply.relations.map((r) => ({ from: r.from, kind: r.kind, to: r.to, ...(r.line !== undefined && { line: r.line }) })),
-      chunks,
+      lines,
     ),
     ...(notes.length > 0 && { notes: [`${SUMMARY_MISMATCH_NOTE}: ${notes.join('; ')}.`] }),
   };
-}
-
-/** The chunks' lines at their line numbers (blank where no chunk is), for the outline of what each declares. */
-function fileText(chunks: readonly ChunkDraft[]): string {
-  const lines: string[] = [];
-  for (const c of chunks) c.text.split(/\r?\n/).forEach((text, i) => (lines[c.startLine - 1 + i] = text));
-  return Array.from(lines, (l) => l ?? '').join('\n');
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -82,7 +82,7 @@ export interface IndexerOptions {
   workspace: string;
   store: KnowledgeStorePort;
   chunker: Chunker;
-  /** The file's named declarations and headings, for entities without the model (default: the chunker's outline). */
+  /** The file's named declarations and headings: entities without the model, and what the summarizer checks the model against (default: the chunker's outline). */
   outline?: (text: string, path: string, options: { range?: LineSpan }) => Array<{ name: string; kind: string; line: number }>;
   /** Absent: no vectors (retrieval uses keywords). */
   embedder?: Embedder;
@@ -210,6 +210,8 @@ export class Indexer {
     const chunkStart = this.clock.now();
     const language = detectLanguage(rel, text);
     const drafts = this.options.chunker(text, rel, range ? { range } : undefined);
+    // Once per file: the summarizer checks the model's answer against it, and the entities come from it.
+    const outline = (this.options.outline ?? outlineText)(text, rel, range ? { range } : {});
     this.timing(rel, 'chunk', chunkStart);
     run.progress(`Chunked ${rel} into ${drafts.length} ${drafts.length === 1 ? 'piece' : 'pieces'}`, 10);
 
@@ -222,7 +224,7 @@ export class Indexer {
       run.progress(`Summarizing ${rel}`);
       const started = this.clock.now();
       try {
-        summary = await run.model(() => this.options.summarizer!.summarize({ path: rel, language, chunks: drafts }, signal));
+        summary = await run.model(() => this.options.summarizer!.summarize({ path: rel, language, chunks: drafts, outline }, signal));
         run.notices.push(...(summary.notes ?? []));
       } catch (err) {
         signal.throwIfAborted();
@@ -285,7 +287,7 @@ export class Indexer {
         ...(run.notices.length > 0 && { note: run.notices.join('; ') }),
       },
       chunks,
-      entities: entitiesOf(rel, (this.options.outline ?? outlineText)(text, rel, range ? { range } : {}), summary),
+      entities: entitiesOf(rel, outline, summary),
       relations: (summary?.relations ?? []).map((r): Relation => ({ ...r, file: rel })),
     };
     try {

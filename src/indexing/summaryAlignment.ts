@@ -31,7 +31,8 @@ const SCORE = { startLine: 4, subject: 3, number: 1, wrongLine: -2 } as const;
 export function alignChunkSummaries(entries: readonly ReplyChunk[], chunks: readonly ChunkDraft[], names: ChunkNames): Aligned {
   const owner = new Map<string, number>();
   names.forEach((set, i) => set.forEach((n) => owner.set(n, owner.has(n) && owner.get(n) !== i ? -1 : i)));
-  const subjects = entries.map((e) => subjectChunks(e.summary, owner));
+  const patterns = subjectPatterns(owner);
+  const subjects = entries.map((e) => subjectChunks(e.summary, patterns));
   const byLine = entries.map((e) => (e.startLine > 0 ? chunks.findIndex((c) => e.startLine >= c.startLine && e.startLine <= c.endLine) : -1));
   const claimed = entries.map((e, i) => (byLine[i]! >= 0 ? byLine[i]! : e.chunk >= 0 ? e.chunk - 1 : -1));
   // The reply's order, by what each entry claims, ties kept as written.
@@ -118,22 +119,39 @@ const KINDS = 'function|class|method|interface|type|enum|struct|trait|constant|c
 const DECLARING = `defines|declares|declaration of|introduces|exports`;
 const FILLER = `(?:(?:the|a|an|its|one|public|exported|private|async|static|abstract|helper|main|new|default|top-level)\\s+)*`;
 
-/** Chunks whose declarations the summary is about: named first ("parseConfig reads …"), or declared ("Defines fn1_3"). */
-export function subjectChunks(summary: string, owner: ReadonlyMap<string, number>): Set<number> {
-  const out = new Set<number>();
-  const text = summary.replace(/[`*]/g, ''); // markdown code and emphasis (not _: names have it)
+/** The two patterns per identifying name that find a summary's subject; built once, tried on every summary. */
+export interface SubjectPattern {
+  name: string;
+  chunk: number;
+  patterns: readonly RegExp[];
+}
+
+/** For each name declared in exactly one chunk (a name declared in more than one says nothing about which). */
+export function subjectPatterns(owner: ReadonlyMap<string, number>): SubjectPattern[] {
+  const out: SubjectPattern[] = [];
   for (const [name, chunk] of owner) {
-    if (chunk < 0) continue; // declared in more than one chunk: says nothing about which
+    if (chunk < 0) continue;
     const n = escapeRegExp(name);
     const b = /^\w/.test(name) ? '\\b' : '';
     const e = /\w$/.test(name) ? '(?![\\w$])' : '';
-    const patterns = [
-      new RegExp(`^\\W*${FILLER}(?:(?:${KINDS})\\s+)?['"]?${b}${n}${e}`, 'i'),
-      new RegExp(`\\b(?:${DECLARING})\\s+${FILLER}(?:(?:${KINDS})\\s+)?['"]?${b}${n}${e}`, 'i'),
-    ];
-    // Case matters for code names; the patterns' words are matched case-insensitively, so check the name itself.
-    if (patterns.some((p) => matchesName(p, text, name))) out.add(chunk);
+    out.push({
+      name,
+      chunk,
+      patterns: [
+        new RegExp(`^\\W*${FILLER}(?:(?:${KINDS})\\s+)?['"]?${b}${n}${e}`, 'i'),
+        new RegExp(`\\b(?:${DECLARING})\\s+${FILLER}(?:(?:${KINDS})\\s+)?['"]?${b}${n}${e}`, 'i'),
+      ],
+    });
   }
+  return out;
+}
+
+/** Chunks whose declarations the summary is about: named first ("parseConfig reads …"), or declared ("Defines fn1_3"). */
+export function subjectChunks(summary: string, subjects: readonly SubjectPattern[]): Set<number> {
+  const out = new Set<number>();
+  const text = summary.replace(/[`*]/g, ''); // markdown code and emphasis (not _: names have it)
+  // Case matters for code names; the patterns' words are matched case-insensitively, so check the name itself.
+  for (const { name, chunk, patterns } of subjects) if (patterns.some((p) => matchesName(p, text, name))) out.add(chunk);
   return out;
 }
 
@@ -164,8 +182,7 @@ export interface CheckedEntities {
 }
 
 /** Each entity's line must show its name; else the line that declares it (outline, else first mention); else dropped. */
-export function checkEntityLines(entities: FileSummary['entities'], chunks: readonly ChunkDraft[], outline: ReadonlyArray<{ name: string; line: number }>): CheckedEntities {
-  const lines = lineTexts(chunks);
+export function checkEntityLines(entities: FileSummary['entities'], lines: LineTexts, outline: ReadonlyArray<{ name: string; line: number }>): CheckedEntities {
   const out: CheckedEntities = { entities: [], moved: 0, dropped: 0 };
   for (const entity of entities) {
     const word = wordPattern(entity.name.split('.').pop() ?? entity.name);
@@ -186,8 +203,7 @@ export function checkEntityLines(entities: FileSummary['entities'], chunks: read
 }
 
 /** A relation's line is kept only when that line mentions one of its ends. */
-export function checkRelationLines(relations: FileSummary['relations'], chunks: readonly ChunkDraft[]): FileSummary['relations'] {
-  const lines = lineTexts(chunks);
+export function checkRelationLines(relations: FileSummary['relations'], lines: LineTexts): FileSummary['relations'] {
   return relations.map((r) => {
     if (r.line === undefined) return r;
     const text = lines.get(r.line) ?? '';
@@ -197,7 +213,10 @@ export function checkRelationLines(relations: FileSummary['relations'], chunks: 
   });
 }
 
-function lineTexts(chunks: readonly ChunkDraft[]): Map<number, string> {
+/** Each line the chunks show, by its 1-based number. */
+export type LineTexts = ReadonlyMap<number, string>;
+
+export function lineTexts(chunks: readonly ChunkDraft[]): Map<number, string> {
   const out = new Map<number, string>();
   for (const c of chunks) c.text.split(/\r?\n/).forEach((text, i) => out.set(c.startLine + i, text));
   return out;

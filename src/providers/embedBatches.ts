@@ -3,7 +3,7 @@
 // "this server cannot embed with this model" so they become EmbeddingUnavailableError, not a retryable failure.
 import { EMBEDDING_MODEL_HINT, EmbeddingUnavailableError } from '../core/embeddings';
 import { ProviderError } from '../core/provider';
-import { capitalise } from './networkErrors';
+import { capitalise } from '../shared/format';
 
 /** Inputs per request. */
 export const EMBED_BATCH_SIZE = 64;

@@ -1,6 +1,6 @@
 // Turns what fetch and the client libraries throw into ProviderErrors a user can act on.
 import { ProviderError } from '../core/provider';
-import { errorMessage as messageOf } from '../shared/format';
+import { capitalise, errorMessage as messageOf } from '../shared/format';
 
 export interface ErrorContext {
   /** e.g. "the OpenAI-compatible server at http://127.0.0.1:1234/v1" */
@@ -91,10 +91,6 @@ export function isAbortError(err: unknown): boolean {
 }
 
 export { messageOf };
-
-export function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** Appended to HTTP errors that look like "prompt too long", the commonest failure with local models. */
 export function contextHint(message: string): string {

@@ -23,6 +23,7 @@ import {
   type ProviderClock,
 } from './clock';
 import { newToolCallId } from './ids';
+import { isRecord, nonNegative, positive } from './jsonValues';
 import {
   contextHint,
   emptyResponseError,
@@ -138,7 +139,7 @@ export class OllamaProvider implements ChatProvider {
   /** `/api/ps`: Ollama lists loaded models with the `context_length` each runs (newer servers; older ones omit it). */
   async runningContextLength(model: string, signal: AbortSignal): Promise<number | undefined> {
     try {
-      return contextOfPsEntry(await this.psEntry(model, this.client(signal)));
+      return positive((await this.psEntry(model, this.client(signal)))?.context_length);
     } catch (err) {
       if (signal.aborted) throw toProviderError(err, this.errorContext(signal));
       return undefined; // an old server without /api/ps is no error: the counts still tell
@@ -156,7 +157,7 @@ export class OllamaProvider implements ChatProvider {
         return null; // no /api/ps: loaded state unknown
       });
       if (entry === null) return status;
-      const running = contextOfPsEntry(entry);
+      const running = positive(entry?.context_length);
       return { ...status, loaded: entry !== undefined, ...(running !== undefined && { loadedContextLength: running }) };
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, undefined, false, false));
@@ -240,15 +241,13 @@ export class OllamaProvider implements ChatProvider {
   }
 }
 
-function contextOfPsEntry(entry: Record<string, unknown> | undefined): number | undefined {
-  const n = entry?.context_length;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 /** The done line's durations (nanoseconds) in milliseconds; undefined when it has none. */
 function timingsOf(chunk: Record<string, unknown> | object): ServerTimings | undefined {
   const c = chunk as Record<string, unknown>;
-  const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v / 1e6 : undefined);
+  const ms = (v: unknown) => {
+    const ns = nonNegative(v);
+    return ns === undefined ? undefined : ns / 1e6;
+  };
   const loadMs = ms(c.load_duration);
   const promptMs = ms(c.prompt_eval_duration);
   const generationMs = ms(c.eval_duration);
@@ -284,10 +283,6 @@ function contextLengthOf(show: ShowResponse): number | undefined {
     if (key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 function normaliseHost(raw: string): string {

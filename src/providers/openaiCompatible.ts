@@ -22,9 +22,9 @@ import {
   type ProviderClock,
 } from './clock';
 import { newToolCallId } from './ids';
+import { isRecord, nonNegative } from './jsonValues';
 import {
   abortedError,
-  capitalise,
   contextHint,
   toProviderError,
   type ErrorContext,
@@ -35,6 +35,7 @@ import { openaiServerStatus } from './openaiServerStatus';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
+import { capitalise } from '../shared/format';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
 
@@ -250,10 +251,6 @@ function serverErrorText(err: APIError): string {
   return text && !/status code \(no body\)/.test(text) ? text : 'no error text';
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object';
-}
-
 function normaliseBaseUrl(raw: string): string {
   let url: URL;
   try {
@@ -279,9 +276,8 @@ function reusedTokens(chunk: StreamChunk): number | undefined {
 /** llama.cpp's own timings of the request (LM Studio and vLLM send none). */
 function serverTimings(chunk: StreamChunk): ServerTimings | undefined {
   const t = chunk.timings;
-  const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-  const promptMs = ms(t?.prompt_ms);
-  const generationMs = ms(t?.predicted_ms);
+  const promptMs = nonNegative(t?.prompt_ms);
+  const generationMs = nonNegative(t?.predicted_ms);
   if (promptMs === undefined && generationMs === undefined) return undefined;
   return { ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
 }

@@ -2,6 +2,7 @@
 // LM Studio `/api/v0/models` (max and loaded context), vLLM `max_model_len` and llama.cpp `meta.n_ctx_train`
 // in `/v1/models`, llama.cpp `/props` (the context it runs with). Missing endpoints are not errors.
 import type { ModelInfo } from '../core/provider';
+import { positive } from './jsonValues';
 
 export interface ModelListEntry {
   id: string;
@@ -83,6 +84,3 @@ export function listOf(body: unknown): ModelListEntry[] | undefined {
   return data.filter((m): m is ModelListEntry => !!m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string');
 }
 
-export function positive(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
-}

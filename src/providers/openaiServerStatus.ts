@@ -2,7 +2,8 @@
 // (with each model's state and loaded context), llama.cpp `/props` (the context its slots run, its build),
 // vLLM `/version` (and `max_model_len` in `/v1/models`). Missing endpoints are not errors; network errors are.
 import type { ModelInfo, ServerStatus } from '../core/provider';
-import { getJson, listOf, positive } from './openaiModelInfo';
+import { getJson, listOf } from './openaiModelInfo';
+import { isRecord, positive } from './jsonValues';
 
 export async function openaiServerStatus(
   fetchFn: typeof fetch,
@@ -40,8 +41,4 @@ export async function openaiServerStatus(
     };
   }
   return { kind: 'openai-compatible' };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object' && !Array.isArray(value);
 }

@@ -7,7 +7,8 @@ import type { ToolCall } from '../core/messages';
 import { linkAbort } from './abort';
 import type { ProviderClock } from './clock';
 import { guardFirstItem } from './firstByteGuard';
-import { abortedError, capitalise, emptyResponseError, incompleteStreamError, toProviderError, type ErrorContext } from './networkErrors';
+import { capitalise } from '../shared/format';
+import { abortedError, emptyResponseError, incompleteStreamError, toProviderError, type ErrorContext } from './networkErrors';
 import { ThinkTagSplitter, type SplitPiece } from './thinkTagSplitter';
 
 /** What one chunk of a wire format carried; text still goes through the `<think>` splitter. */

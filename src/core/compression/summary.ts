@@ -6,6 +6,7 @@
 import { DEFAULT_POLICY_MESSAGES } from '../analysis/policyConfig';
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
+import { todoMark } from '../context/hotContext';
 import { digestLine, parseTodoList, resultSucceeded } from './toolResultDigest';
 import type { Unit } from './layout';
 import { INDEX_SUMMARY_LABEL, isCompressed, oneLine, parseArguments, unmarked } from './marker';
@@ -241,7 +242,7 @@ export class RunningSummary {
     if (total === 0) return 'Work left: the latest todo list was empty.';
     const open = this.todos.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => t.status !== 'done');
     if (open.length === 0) return `Work left: all ${total} todos of the latest todo list were done.`;
-    const shown = open.slice(0, MAX_LISTED_TODOS).map((t) => `${t.n}. [${t.status === 'in_progress' ? '~' : ' '}] ${oneLine(t.text, 150)}`);
+    const shown = open.slice(0, MAX_LISTED_TODOS).map((t) => `${t.n}. [${todoMark(t)}] ${oneLine(t.text, 150)}`);
     const more = open.length > MAX_LISTED_TODOS ? `; (+${open.length - MAX_LISTED_TODOS} more)` : '';
     return `Work left (open todos of the latest todo list, ${done}/${total} done): ${shown.join('; ')}${more}`;
   }

@@ -1,5 +1,5 @@
 // Renders the tracker's snapshot as a compact block the model reads before each call.
-import type { LineRange, Todo, TrackerSnapshot } from './tracker';
+import type { EditorActivity, LineRange, Todo, TrackerSnapshot } from './tracker';
 
 const MAX_FILES = 12;
 
@@ -12,17 +12,27 @@ export function renderHotContext(snap: TrackerSnapshot): string {
   if (readOnly.length) lines.push('Files you read: ' + list(readOnly.map((f) => f.path + ranges(f.ranges))));
   const todos = renderTodos(snap.todos);
   if (todos) lines.push(todos);
-  if (snap.editor.activeFile) {
-    const sel = snap.editor.selection;
-    lines.push(`The user is looking at ${snap.editor.activeFile}${sel ? ` (selected lines ${sel.start}-${sel.end})` : ''}.`);
-  }
+  const editor = renderEditorLine(snap.editor);
+  if (editor) lines.push(editor);
   return lines.length ? '# Working context\n' + lines.join('\n') : '';
 }
 
 /** "Todos:" and one line per item ('' when there are none). */
 export function renderTodos(todos: readonly Todo[]): string {
   if (!todos.length) return '';
-  return ['Todos:', ...todos.map((t) => `- [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.text}`)].join('\n');
+  return ['Todos:', ...todos.map((t) => `- [${todoMark(t)}] ${t.text}`)].join('\n');
+}
+
+/** A todo's checkbox: "x" done, "~" in progress, " " open (the same marks in every prompt that lists todos). */
+export function todoMark(t: Pick<Todo, 'status'>): string {
+  return t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' ';
+}
+
+/** "The user is looking at src/a.ts (selected lines 3-9)." — '' when no file is open. */
+export function renderEditorLine(editor: EditorActivity): string {
+  if (!editor.activeFile) return '';
+  const sel = editor.selection;
+  return `The user is looking at ${editor.activeFile}${sel ? ` (selected lines ${sel.start}-${sel.end})` : ''}.`;
 }
 
 function list(items: string[]): string {

@@ -1,7 +1,6 @@
 // How much of each prompt the model server read again, in words the log, the CLI and the context meter share.
 // A local server keeps the previous request's tokens and reads only what follows the first change; what it
 // reports reusing (or, where it says nothing, what we estimate from the request) is `cached`, the rest re-read.
-import { rereadText } from '../../shared/promptCacheText';
 
 export interface CacheTally {
   requests: number;
@@ -13,6 +12,7 @@ export interface CacheTally {
 
 export const EMPTY_TALLY: CacheTally = { requests: 0, prompt: 0, cached: 0, estimated: false };
 
+/** A tally counts a request only with its prompt tokens (> 0), so `rereadText(tally)` is '' until the first one. */
 export function addUsage(tally: CacheTally, usage: { promptTokens: number; cachedTokens?: number; cachedEstimated?: boolean }): CacheTally {
   if (!(usage.promptTokens > 0) || usage.cachedTokens === undefined) return tally;
   return {
@@ -21,9 +21,4 @@ export function addUsage(tally: CacheTally, usage: { promptTokens: number; cache
     cached: tally.cached + Math.min(usage.promptTokens, usage.cachedTokens),
     estimated: tally.estimated || !!usage.cachedEstimated,
   };
-}
-
-/** "the server re-read 1,234 of 45,678 prompt tokens (97% from its cache)" — '' before any count. */
-export function describeTally(t: CacheTally): string {
-  return t.requests === 0 ? '' : rereadText(t);
 }

@@ -7,7 +7,7 @@
 // - Before each later request of the turn: only what changed since the model last heard — a file read or changed
 //   (with its line ranges), the todo list, the file the user is looking at. A short line, not the block again:
 //   every request would otherwise carry the whole list once more.
-import { renderHotContext, renderTodos, ranges } from './hotContext';
+import { renderEditorLine, renderHotContext, renderTodos, ranges } from './hotContext';
 import type { TrackedFile, TrackerSnapshot } from './tracker';
 
 const UPDATE_HEAD = '# Working context (update)';
@@ -47,9 +47,7 @@ export class WorkingContextTail {
 
 function seen(snapshot: TrackerSnapshot): Sent {
   const byPath = (files: readonly TrackedFile[]) => new Map(files.map((f) => [f.path, ranges(f.ranges)]));
-  const sel = snapshot.editor.selection;
-  const editor = snapshot.editor.activeFile ? `The user is looking at ${snapshot.editor.activeFile}${sel ? ` (selected lines ${sel.start}-${sel.end})` : ''}.` : '';
-  return { read: byPath(snapshot.filesRead), modified: byPath(snapshot.filesModified), todos: renderTodos(snapshot.todos), editor };
+  return { read: byPath(snapshot.filesRead), modified: byPath(snapshot.filesModified), todos: renderTodos(snapshot.todos), editor: renderEditorLine(snapshot.editor) };
 }
 
 /** Files new since `before`, or with other line ranges, as [path, " (lines …)"]. */

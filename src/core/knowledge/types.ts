@@ -141,9 +141,18 @@ export interface FileSummary {
 /** How such a note begins (stored as the file's note; the Knowledge view flags the file by it). */
 export const SUMMARY_MISMATCH_NOTE = "The summarizer's answer did not match the code";
 
+/** What the summarizer reads: the file's chunks and its outline (computed once by the indexer, which reuses it). */
+export interface FileSummaryInput {
+  path: string;
+  language: string;
+  chunks: readonly ChunkDraft[];
+  /** The file's named declarations (over the indexed range), to check the model's answer against. */
+  outline: ReadonlyArray<{ name: string; line: number }>;
+}
+
 export interface FileSummarizer {
   /** Throws StructuredOutputError (src/core/structured) when the model's JSON stays invalid after the retry. */
-  summarize(input: { path: string; language: string; chunks: readonly ChunkDraft[] }, signal: AbortSignal): Promise<FileSummary>;
+  summarize(input: FileSummaryInput, signal: AbortSignal): Promise<FileSummary>;
 }
 
 /** Everything stored for one file, replaced as a whole. */

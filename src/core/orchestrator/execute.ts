@@ -8,6 +8,7 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import type { RoundReply } from '../agent/round';
 import type { CallModelOptions } from '../agent/turnRunner';
+import type { TokenMeter } from '../context/meter';
 import { executeToolCall, type ToolExecutionEnv } from '../agent/toolExecutor';
 import type { Plan, PlanStep, StepRecord } from './planRequest';
 import { needsTool } from './planRequest';
@@ -37,6 +38,8 @@ export interface StepEnv {
   tools: readonly ToolDefinition[];
   /** The executor's window (0: unknown): a step whose next request would not fit starts a new segment. */
   window: number;
+  /** The run's token counts, cached per message and per tool list: the window check runs every round. */
+  meter: TokenMeter;
   hotContext(): string;
   /** Appends to the session history (and persists). */
   append(message: ChatMessage): Promise<void>;
@@ -99,10 +102,11 @@ export async function executeStep(input: StepInput, env: StepEnv, signal: AbortS
   for (;;) {
     if (signal.aborted) return { kind: 'cancelled' };
     if (env.budget.used >= env.budget.limit) return { kind: 'out_of_rounds' };
-    if (!fitsWindow(system, thread, env.tools, env.window)) startNewSegment(thread);
+    let messages = [system, ...threadMessages(thread)];
+    if (!fitsWindow(messages, env.tools, env.window, env.meter) && startNewSegment(thread)) messages = [system, ...threadMessages(thread)];
     env.budget.used++;
     env.exec.bus.emit({ type: 'round_start', round: env.nextRound() });
-    const reply = await env.callModel(round++, [system, ...threadMessages(thread)], signal, { tools: [...env.tools] });
+    const reply = await env.callModel(round++, messages, signal, { tools: [...env.tools] });
     if (signal.aborted) return { kind: 'cancelled' };
 
     if (reply.toolCalls.length === 0) {

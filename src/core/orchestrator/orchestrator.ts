@@ -12,6 +12,7 @@ import { errorText } from '../agent/toolExecutor';
 import { TurnDenials } from '../approval/turnDenials';
 import type { ContextTracker, Todo } from '../context/tracker';
 import { renderHotContext } from '../context/hotContext';
+import { TokenMeter } from '../context/meter';
 import { createTurnHooks } from '../resilience/turnHooks';
 import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';
 import type { Sleep } from '../resilience/backoff';
@@ -236,6 +237,7 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     callModel: input.callExecutor,
     tools,
     window,
+    meter: new TokenMeter(),
     hotContext: () => renderHotContext(tracker.snapshot()),
     append: appendAfterRequest,
     nextRound: () => rounds++,

@@ -5,9 +5,9 @@
 // repeats what it did.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { argumentsToText } from '../messages';
-import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../tokens';
+import type { TokenMeter } from '../context/meter';
 import { clip } from './stepShortening';
-import { threadMessages, type StepThread } from './stepThread';
+import type { StepThread } from './stepThread';
 
 /** Share of the window kept free for the reply and for the estimate's error. */
 const RESERVE_SHARE = 0.2;
@@ -15,9 +15,13 @@ const MIN_RESERVE = 256;
 /** Lines kept of earlier segments' calls (the newest): enough to show what was done, bounded for long steps. */
 const MAX_DONE_LINES = 60;
 
-export function fitsWindow(system: ChatMessage, thread: StepThread, tools: readonly ToolDefinition[], window: number): boolean {
+/**
+ * Whether the request (system prompt, step prompt, exchange) and its tools leave the reserve free. The run's meter
+ * remembers each message's and the tool array's count, so a long step re-estimates only its newest messages.
+ */
+export function fitsWindow(messages: readonly ChatMessage[], tools: readonly ToolDefinition[], window: number, meter: TokenMeter): boolean {
   if (window <= 0) return true;
-  const used = estimateMessagesTokens([system, ...threadMessages(thread)]) + estimateToolDefinitionTokens(tools);
+  const used = meter.messages(messages) + meter.tools(tools);
   return used <= window - Math.max(MIN_RESERVE, Math.floor(window * RESERVE_SHARE));
 }
 

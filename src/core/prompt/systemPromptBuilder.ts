@@ -2,6 +2,7 @@
 // lowest-priority parts are left out first, and the result says which ones.
 import type { ToolDefinition } from '../messages';
 import type { Todo } from '../context/tracker';
+import { todoMark } from '../context/hotContext';
 import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { ToolIndex, type ToolNaming } from '../toolProtocol/toolIndex';
@@ -87,6 +88,5 @@ export function capabilitiesText(info: SystemInfo): string {
 
 function planningText(todos: readonly Todo[] | undefined): string | undefined {
   if (!todos || todos.length === 0) return undefined;
-  const mark = (t: Todo) => (t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' ');
-  return `Plan (work through the open items in order; keep the list current):\n${todos.map((t) => `- [${mark(t)}] ${t.text}`).join('\n')}`;
+  return `Plan (work through the open items in order; keep the list current):\n${todos.map((t) => `- [${todoMark(t)}] ${t.text}`).join('\n')}`;
 }

@@ -5,6 +5,7 @@
 import type { ChatMessage } from '../messages';
 import { toChatRequest, type ServerKind } from '../provider';
 import { formatCount } from '../formatCount';
+import { capitalise } from '../../shared/format';
 import type { CallRecord, ObservedProvider } from './observedCall';
 import type { CacheFinding, SpeedFinding } from './report';
 
@@ -193,8 +194,4 @@ function rate(tokens: number, msTaken: number): number {
 export function ms(value: number): string {
   if (value < 1000) return `${Math.round(value)} ms`;
   return `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)} s`;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -14,8 +14,6 @@ export interface ModelServiceDeps {
   /** The key stored for a server origin (a key is only ever sent to the origin it was entered for). */
   apiKeys: { get(origin: string): Promise<string | undefined> };
   loadEngine: () => Promise<TurnEngine>;
-  /** Called with a message when the server stops answering, undefined when it answers again. */
-  onReachability?: (unreachable: string | undefined) => void;
   probeTimeoutMs?: number;
   modelInfoTimeoutMs?: number;
 }
@@ -36,7 +34,6 @@ export class ModelService {
   }
 
   private reached(unreachable: string | undefined): void {
-    this.deps.onReachability?.(unreachable);
     for (const listener of this.reachabilityListeners) listener(unreachable);
   }
 

@@ -9,6 +9,7 @@ import { FILE_SUMMARY_REPLY } from '../../../src/indexing/fileSummarySchema';
 import { responseJsonSchema } from '../../../src/core/structured/responseSchema';
 import { StructuredOutputError } from '../../../src/core/structured/structuredOutputError';
 import { SUMMARY_SYSTEM_PROMPT } from '../../../src/indexing/fileSummaryPrompt';
+import { outlineText } from '../../../src/core/knowledge/chunker';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { indexingModel, readIndexingPrompt, type IndexingBehaviour } from '../../helpers/weakModels';
 import { signal, wires } from './wires';
@@ -66,7 +67,7 @@ const CHUNKS: ChunkDraft[] = [
   span('function', 17, 19, 'loadConfig'),
   span('class', 21, 25, 'ConfigError'),
 ];
-const INPUT = { path: 'src/config.ts', language: 'typescript', chunks: CHUNKS };
+const INPUT = { path: 'src/config.ts', language: 'typescript', chunks: CHUNKS, outline: outlineText(SOURCE, 'src/config.ts') };
 
 function checkGoodSummary(summary: FileSummary): void {
   assert.match(summary.summary, /parseConfig/);
@@ -155,7 +156,7 @@ for (const wire of wires(servers)) {
       const maxPromptChars = SUMMARY_SYSTEM_PROMPT.length + 1800;
       const model = indexingModel('good');
       const { server, provider } = await wire.start((request) => model(request), 'indexing clipped');
-      const summary = await new ModelFileSummarizer({ provider, model: 'qwen3:8b', maxPromptChars }).summarize({ ...INPUT, chunks }, signal());
+      const summary = await new ModelFileSummarizer({ provider, model: 'qwen3:8b', maxPromptChars }).summarize({ ...INPUT, chunks, outline: outlineText(bigSource.join('\n'), INPUT.path) }, signal());
 
       const sent = (server.requests[0]!.messages as Array<{ content: string }>).reduce((n, m) => n + m.content.length, 0);
       assert.ok(sent <= maxPromptChars, `prompt ${sent} chars, budget ${maxPromptChars}`);

@@ -48,7 +48,6 @@ function service(vault: ApiKeyVault) {
     log: new Logger(new RecordingLogSink()),
     apiKeys: vault,
     loadEngine: () => import('../../../src/editor/engine/turnEngine'),
-    onReachability: () => undefined,
     probeTimeoutMs: 3000,
   });
 }

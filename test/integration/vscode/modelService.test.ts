@@ -16,9 +16,9 @@ function service(apiKey?: string) {
     log: new Logger(sink),
     apiKeys: { get: async () => apiKey },
     loadEngine: () => import('../../../src/editor/engine/turnEngine'),
-    onReachability: (m) => reachability.push(m),
     probeTimeoutMs: 1500,
   });
+  models.onDidProbe((m) => reachability.push(m));
   return { models, reachability, sink };
 }
 

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import type { ChatMessage, ToolCall } from '../../../src/core/messages';
 import type { PlanStep } from '../../../src/core/orchestrator/planRequest';
 import { clipMiddle, digestResults, namedFiles, saysWorkLeft, workLeft } from '../../../src/core/orchestrator/stepEvidence';
-import { callKey, newThread, observeSuccess, promptOf, threadFrom, touch } from '../../../src/core/orchestrator/stepThread';
+import { callKey, newThread, observeSuccess, promptOf, threadFrom, threadMessages, touch } from '../../../src/core/orchestrator/stepThread';
+import { TokenMeter } from '../../../src/core/context/meter';
 import { fitsWindow, startNewSegment } from '../../../src/core/orchestrator/stepWindow';
 
 const step = (goal: string): PlanStep => ({ id: '1', goal, dependsOn: [] });
@@ -76,10 +77,12 @@ test('a step outgrowing the window continues in a new segment: the newest round 
     thread.exchange.push({ role: 'assistant', content: '', toolCalls: [move(`m${n}`, `note-0${n}.txt`, `memo-0${n}.txt`)] });
     thread.exchange.push({ role: 'tool', content: `Moved note-0${n}.txt to memo-0${n}.txt.`, toolCallId: `m${n}`, toolName: 'move_file' });
   }
-  assert.equal(fitsWindow(system, thread, [], 0), true, 'an unknown window is never full');
-  assert.equal(fitsWindow(system, thread, [], 4096), false);
+  const meter = new TokenMeter();
+  const request = () => [system, ...threadMessages(thread)];
+  assert.equal(fitsWindow(request(), [], 0, meter), true, 'an unknown window is never full');
+  assert.equal(fitsWindow(request(), [], 4096, meter), false);
   assert.equal(startNewSegment(thread), true);
-  assert.equal(fitsWindow(system, thread, [], 4096), true);
+  assert.equal(fitsWindow(request(), [], 4096, meter), true);
   assert.deepEqual(thread.exchange.map((m) => m.role), ['assistant', 'tool'], 'the newest round is kept whole');
   assert.equal(thread.done.length, 11);
   const prompt = promptOf(thread);

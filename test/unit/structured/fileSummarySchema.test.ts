@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { FILE_SUMMARY_REPLY, readLineNumber, relationKindOf } from '../../../src/indexing/fileSummarySchema';
 import { toFileSummary } from '../../../src/indexing/fileSummarizer';
+import { outlineText } from '../../../src/core/knowledge/chunker';
 
 function parse(value: unknown) {
   const result = FILE_SUMMARY_REPLY.safeParse(value);
@@ -103,8 +104,7 @@ describe('toFileSummary', () => {
         entities: [{ name: 'alpha', kind: 'function', line: 2 }],
         relations: [{ from: 'alpha', kind: 'calls', to: 'beta', line: undefined }],
       },
-      chunks,
-      'src/tiny.ts',
+      { chunks, outline: outlineText(chunks.map((c) => c.text).join('\n'), 'src/tiny.ts') },
     );
     assert.deepEqual(summary, {
       summary: 's',
@@ -128,8 +128,7 @@ describe('toFileSummary', () => {
         entities: [{ name: 'beta', kind: 'function', line: 3 }],
         relations: [{ from: 'alpha', kind: 'calls', to: 'beta', line: 2 }],
       },
-      chunks,
-      'src/tiny.ts',
+      { chunks, outline: outlineText(chunks.map((c) => c.text).join('\n'), 'src/tiny.ts') },
     );
     assert.deepEqual(summary.chunks.map((c) => c.index), [0, 1, 2]);
     assert.equal(summary.notes, undefined);

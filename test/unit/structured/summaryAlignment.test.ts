@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChunkDraft } from '../../../src/core/knowledge/types';
-import { alignChunkSummaries, checkEntityLines, checkRelationLines, chunkNames, subjectChunks, type ReplyChunk } from '../../../src/indexing/summaryAlignment';
+import { alignChunkSummaries, checkEntityLines, checkRelationLines, chunkNames, lineTexts, subjectChunks, subjectPatterns, type ReplyChunk } from '../../../src/indexing/summaryAlignment';
 
 /** chunk 0: imports; 1..n: one function each, five lines apart. */
 function file(n: number): ChunkDraft[] {
@@ -57,13 +57,13 @@ test('the start line identifies a chunk when the number is off; a name declared 
   const chunks = file(3);
   assert.deepEqual(placed(align([entry(7, 'Does the work.', 8), entry(0, 'The first step.', 4)], chunks)), ['1:The first step.', '2:Does the work.']);
   const twice = [...file(2), { kind: 'function' as const, name: 'step1', startLine: 13, endLine: 15, text: 'function step1() {\n  return 0;\n}' }];
-  const owner = new Map([['step1', -1], ['step2', 2]]);
+  const owner = subjectPatterns(new Map([['step1', -1], ['step2', 2]]));
   assert.deepEqual([...subjectChunks('Declares step1.', owner)], []);
   assert.deepEqual(placed(align([entry(4, 'Declares step1 again.')], twice)), ['3:Declares step1 again.']);
 });
 
 test('subjects: named first or declared; not what is called, used or implemented', () => {
-  const owner = new Map([['parseConfig', 1], ['Reader', 2], ['FileReader', 3], ['Store.getItem', 4], ['getItem', 4]]);
+  const owner = subjectPatterns(new Map([['parseConfig', 1], ['Reader', 2], ['FileReader', 3], ['Store.getItem', 4], ['getItem', 4]]));
   assert.deepEqual([...subjectChunks('parseConfig reads the file.', owner)], [1]);
   assert.deepEqual([...subjectChunks('The `parseConfig` function reads the file.', owner)], [1]);
   assert.deepEqual([...subjectChunks('**Defines** the exported class FileReader.', owner)], [3]);
@@ -80,11 +80,11 @@ test('entity lines: kept when the line shows the name, moved to the declaration,
       { name: 'step2', kind: 'function', line: 3 },
       { name: 'ghost', kind: 'function', line: 4 },
     ],
-    chunks,
+    lineTexts(chunks),
     [{ name: 'step2', line: 8 }],
   );
   assert.deepEqual(checked.entities, [{ name: 'step1', kind: 'function', line: 3 }, { name: 'step2', kind: 'function', line: 8 }]);
   assert.deepEqual([checked.moved, checked.dropped], [1, 1]);
-  const relations = checkRelationLines([{ from: 'step1', kind: 'calls', to: 'step2', line: 5 }, { from: 'step1', kind: 'calls', to: 'step2', line: 9 }, { from: 'x.ts', kind: 'imports', to: 'a', line: 1 }], chunks);
+  const relations = checkRelationLines([{ from: 'step1', kind: 'calls', to: 'step2', line: 5 }, { from: 'step1', kind: 'calls', to: 'step2', line: 9 }, { from: 'x.ts', kind: 'imports', to: 'a', line: 1 }], lineTexts(chunks));
   assert.deepEqual(relations, [{ from: 'step1', kind: 'calls', to: 'step2', line: 5 }, { from: 'step1', kind: 'calls', to: 'step2' }, { from: 'x.ts', kind: 'imports', to: 'a', line: 1 }]);
 });

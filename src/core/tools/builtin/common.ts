@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PathError } from '../../workspace/workspaceRoots';
 import { fail, type ToolContext, type ToolResult } from '../tool';
-import { errorMessage, formatSize } from '../../../shared/format';
+import { errorMessage, formatSize, plural } from '../../../shared/format';
 
 /** A resolved tool path: absolute for the file system, relative for messages and tracking. */
 export interface ResolvedPath {
@@ -23,7 +23,7 @@ export async function resolvePath(ctx: ToolContext, userPath: string | undefined
   }
 }
 
-export { errorMessage, formatSize };
+export { errorMessage, formatSize, plural };
 
 /** Turn a file-system error into a sentence the model can act on (node error codes and editor-style names). */
 export function fsErrorMessage(err: unknown, rel: string): string {
@@ -94,10 +94,6 @@ export function looksBinary(text: string): boolean {
   let bad = 0;
   for (let i = 0; i < sample.length; i++) if (sample.charCodeAt(i) === 0xfffd) bad++;
   return sample.length > 0 && bad / sample.length > 0.1;
-}
-
-export function plural(n: number, word: string, pluralWord = word + 's'): string {
-  return `${n} ${n === 1 ? word : pluralWord}`;
 }
 
 /** The file's dominant line ending, so edits and rewrites keep it. */
