@@ -2,7 +2,7 @@
 // enough to replace a large result with one line the model can act on (re-read the file, re-run the command).
 import type { ChatMessage, ToolCall } from '../messages';
 import { parseArguments } from './marker';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 
 export interface ToolResultMeta {
   tool: string;

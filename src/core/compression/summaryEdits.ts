@@ -4,7 +4,7 @@
 // becomes a short marked summary. Nothing is applied that would not make the message smaller.
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import { compressedToolResult, ARGUMENT_CHARS } from './fallback';
 import { clip, markCompressed, oneLine, shortenToolCalls } from './marker';
 import { describeMeta, toolResultMeta } from './metadata';

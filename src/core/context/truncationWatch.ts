@@ -1,6 +1,6 @@
 // Notices a server that silently cuts the prompt: it counts clearly fewer prompt tokens than we sent.
 // Warns once per session, with the fix for the server at hand.
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 
 export interface TruncationCheck {
   /** Calibrated estimate of what we sent. */

@@ -1,6 +1,6 @@
 // The context window we budget against is the one the server actually runs, not the one we wish it had.
 import type { ChatProvider, ModelInfo } from '../provider';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 
 export type WindowSource =
   | 'num_ctx'

@@ -2,7 +2,7 @@
 // A server that cuts the prompt counts fewer tokens than we sent, and its count stops growing with the
 // prompt: a tokenizer that merely counts differently keeps the same ratio as the prompt grows, a cut
 // prompt does not. Only a ceiling seen twice is taken as the real window; one odd count only warns.
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 
 export interface PromptSample {
   /** Calibrated estimate of exactly what the request carried. */

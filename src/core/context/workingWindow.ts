@@ -4,7 +4,7 @@
 // the next session starts right.
 import type { ChatProvider } from '../provider';
 import type { KeyValuePort } from './calibration';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import { WindowDetector, type PromptSample, type SampleVerdict } from './windowDetector';
 import { chooseContextWindow, resolveContextWindow, type ContextWindow } from './window';
 

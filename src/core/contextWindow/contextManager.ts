@@ -14,7 +14,7 @@ import { TokenCalibration, calibrationKey, type KeyValuePort } from '../context/
 import { TokenMeter, type PromptMeasure } from '../context/meter';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/contextSettings';
 import { CompressionBudget } from './compressionBudget';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import type { ContextWindow, WindowSource } from '../context/window';
 import { WorkingWindow, windowEvidenceKey } from '../context/workingWindow';
 

@@ -1,5 +1,5 @@
 // One verdict for the whole setup: ready, usable with limits (which), or not usable (why).
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import type { SetupReport } from './report';
 import { serverLabel } from './serverCheck';
 

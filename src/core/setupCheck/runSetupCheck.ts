@@ -4,7 +4,7 @@ import type { ChatProvider, ServerStatus } from '../provider';
 import type { Clock } from '../ports';
 import { chooseContextWindow, resolveContextWindow } from '../context/window';
 import type { ToolProtocolSetting } from '../toolProtocol/protocolSetting';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import { checkEmbedding, type EmbeddingModels } from './embeddingCheck';
 import { ObservedProvider, type CallRecord } from './observedCall';
 import { overallVerdict } from './overall';

@@ -3,6 +3,7 @@
 import { ProviderError, type ChatProvider, type ModelInfo, type ServerKind, type ServerStatus } from '../provider';
 import { firstChatModel, sameModel } from '../modelNames';
 import type { ServerFinding } from './report';
+import { plural } from '../../shared/format';
 
 /** More names than this are not kept in the report. */
 export const MAX_LISTED = 200;
@@ -73,7 +74,7 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
   if (!configuredModel) {
     const chosen = firstChatModel(listed) ?? listed[0]!;
     return {
-      finding: { ...base, verdict: 'info', summary: `${where} answers and lists ${count(names.length, 'model')}; no model is chosen, so ${chosen.name} (the first listed) was checked.`, details: [], models, modelListed: true },
+      finding: { ...base, verdict: 'info', summary: `${where} answers and lists ${plural(names.length, 'model')}; no model is chosen, so ${chosen.name} (the first listed) was checked.`, details: [], models, modelListed: true },
       model: chosen.name,
       modelFromList: true,
       ...(status && { status }),
@@ -90,7 +91,7 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
     };
   }
   return {
-    finding: { ...base, verdict: 'ok', summary: `${where} answers and lists ${count(names.length, 'model')}, ${match} among them.`, details: [], models, modelListed: true },
+    finding: { ...base, verdict: 'ok', summary: `${where} answers and lists ${plural(names.length, 'model')}, ${match} among them.`, details: [], models, modelListed: true },
     model: match,
     ...(status && { status }),
     listed,
@@ -127,6 +128,3 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}

@@ -1,6 +1,6 @@
 // What the setup check will send, said before anything is sent (a confirmation in the editor, a printed line in
 // the CLI). It runs only when the user asks.
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import { configuredEmbeddingModels, type EmbeddingModels } from './embeddingCheck';
 import { PROBE_FILE } from './toolProbe';
 import { CACHE_PREFIX_TOKENS } from './speedProbe';

@@ -4,8 +4,7 @@
 // is the fallback and is said to be one.
 import type { ChatMessage } from '../messages';
 import { toChatRequest, type ServerKind } from '../provider';
-import { formatCount } from '../formatCount';
-import { capitalise } from '../../shared/format';
+import { capitalise, formatCount } from '../../shared/format';
 import type { CallRecord, ObservedProvider } from './observedCall';
 import type { CacheFinding, SpeedFinding } from './report';
 

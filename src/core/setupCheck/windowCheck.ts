@@ -4,7 +4,7 @@
 import type { ChatProvider } from '../provider';
 import type { ContextWindow } from '../context/window';
 import { fixFor } from '../context/workingWindow';
-import { formatCount } from '../formatCount';
+import { formatCount } from '../../shared/format';
 import type { WindowFinding } from './report';
 
 /** Below this the agent's instructions and tools (~1,300 tokens) leave no room to work. */

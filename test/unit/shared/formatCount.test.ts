@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCount } from '../../../src/core/formatCount';
+import { formatCount } from '../../../src/shared/format';
 
 test('formatCount writes numbers exactly as toLocaleString("en-US") does', () => {
   const samples = [0, -0, 7, 999, 1000, -1000, 4096, 8192, 131072, 1234567, -98765432, 2 ** 53 - 1, -(2 ** 53 - 1), 1.5, 1234.5678, NaN, Infinity, -Infinity, 1e21];
