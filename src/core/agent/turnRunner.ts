@@ -46,7 +46,7 @@ export type ToolCallsDecision =
 
 export interface CallModelOptions {
   /** The tools to offer on this call: the turn's tools, or none for a final summary request. */
-  tools: ToolDefinition[];
+  tools: readonly ToolDefinition[];
 }
 
 export interface ToolSelectionState {
@@ -62,7 +62,7 @@ export interface ToolSelectionState {
 
 export interface TurnHooks {
   /** Before each model call that offers tools: which of them to offer (the pre-filter). Defaults to all. */
-  selectTools?(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]>;
+  selectTools?(state: ToolSelectionState, signal: AbortSignal): Promise<readonly ToolDefinition[]>;
   /**
    * Before each model call: the messages to send (compression / eviction live here). `tools` are the
    * definitions this call will carry, so the budget counts exactly what is sent.
@@ -172,7 +172,7 @@ export async function runTurn(
       if (signal.aborted) return await cancelled(round);
       bus.emit({ type: 'round_start', round });
 
-      let callTools: ToolDefinition[] = nextCallWithoutTools ? [] : tools;
+      let callTools: readonly ToolDefinition[] = nextCallWithoutTools ? [] : tools;
       nextCallWithoutTools = false;
       if (callTools.length > 0 && config.hooks?.selectTools) {
         callTools = await config.hooks.selectTools({ round, userText, history, tools, usedInTurn }, signal);

@@ -143,7 +143,7 @@ export class AgentSession {
     return prepared;
   }
 
-  private async selectTools(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> {
+  private async selectTools(state: ToolSelectionState, signal: AbortSignal): Promise<readonly ToolDefinition[]> {
     const window = this.context ? await this.context.windowTokens(signal) : 0;
     return this.tools.select({ state, window, signal, xml: this.protocol === 'xml', attach: (block) => this.attachContext(block) });
   }

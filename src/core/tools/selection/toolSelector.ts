@@ -116,17 +116,22 @@ export class ToolSelector {
     for (const name of names) this.requested.add(name);
   }
 
+  /** Tokens the offered tools' definitions may take in a window of `window` tokens (0: unknown, no limit). */
+  budgetFor(window: number): number {
+    return window > 0 ? Math.floor(this.settings.maxShare * window) : Infinity;
+  }
+
   async select(input: ToolSelectionInput): Promise<ToolSelection> {
     const { definitions, signal } = input;
     signal.throwIfAborted();
     const tokensAll = this.totalTokensOf(definitions);
-    const budget = input.window > 0 ? Math.floor(this.settings.maxShare * input.window) : Infinity;
+    const budget = this.budgetFor(input.window);
     const base = { totalTools: definitions.length, tokensAll };
     if (definitions.length <= this.settings.maxOffered && tokensAll <= budget) {
       return this.finish({ ...base, tools: [...definitions], filtered: false, compacted: false, tokensOffered: tokensAll, ranking: 'all' });
     }
 
-    const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
+    const query = clipQuery(input.query);
     const must = new Set(this.mustOffer(definitions, input.namedIn ?? query, input.keep));
     const candidates = definitions.filter((d) => !must.has(d.name));
     const slots = Math.max(0, this.settings.maxOffered - must.size);
@@ -192,7 +197,7 @@ export class ToolSelector {
    */
   mustOffer(definitions: readonly ToolDefinition[], query: string, keep: Iterable<string> | undefined): string[] {
     const wanted = new Set<string>([...this.settings.alwaysOffer, ...(keep ?? []), ...this.requested]);
-    const named = new Set((query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query).match(/[A-Za-z0-9_-]+/g) ?? []);
+    const named = new Set(clipQuery(query).match(/[A-Za-z0-9_-]+/g) ?? []);
     return definitions.filter((d) => wanted.has(d.name) || named.has(d.name)).map((d) => d.name);
   }
 
@@ -304,6 +309,11 @@ export class ToolSelector {
     for (const name of this.infos.keys()) if (!present.has(name)) this.infos.delete(name);
     return tokens;
   }
+}
+
+/** The first MAX_QUERY_CHARS of a query; a query already that short is returned as it is (no copy). */
+function clipQuery(query: string): string {
+  return query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
 }
 
 function isAbort(err: unknown): boolean {
