@@ -12,7 +12,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus, TurnEndReason } from './events';
 import { streamRound, type RoundReply } from './round';
-import { executeToolCall, errorText } from './toolExecutor';
+import { executeToolCall } from './toolExecutor';
+import { errorMessage } from '../../shared/format';
 
 export interface TextReplyState {
   round: number;
@@ -249,7 +250,7 @@ export async function runTurn(
     if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
       return await cancelled(round + 1);
     }
-    const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorText(err)}`;
+    const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorMessage(err)}`;
     bus.emit({ type: 'error', message });
     return end({ reason: 'error', error: message, rounds: round + 1 });
   } finally {

@@ -11,6 +11,7 @@ import { bm25Document, bm25Scores, topIndices, type Bm25Document } from './bm25'
 import { compactToolDefinitions } from './compactSchema';
 import { parseToolSelectionSettings, type ToolSelectionSettings, type ToolSelectionSettingsInput } from './toolSelectionSettings';
 import { tokenize, toolEmbeddingText, toolTokens } from './toolText';
+import { errorMessage } from '../../../shared/format';
 
 export type ToolRanking = 'embedding' | 'keyword' | 'all';
 
@@ -323,6 +324,6 @@ function isAbort(err: unknown): boolean {
 
 function describeFailure(model: string, err: unknown): string {
   if (err instanceof EmbeddingUnavailableError) return err.message;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return `embedding with "${model}" failed (${message}).`;
 }
