@@ -29,7 +29,7 @@ export interface ModelInfo {
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
-  tools: ToolDefinition[];
+  tools: readonly ToolDefinition[];
   signal: AbortSignal;
   /** Ask for thinking output when the model supports it. */
   think?: boolean;
@@ -55,7 +55,7 @@ export interface ResponseFormat {
 export type ModelCallOptions = Omit<ChatRequest, 'tools'>;
 
 /** Builds a ChatRequest, leaving unset options out (providers treat a present `undefined` as set). */
-export function toChatRequest(call: ModelCallOptions, tools: ToolDefinition[]): ChatRequest {
+export function toChatRequest(call: ModelCallOptions, tools: readonly ToolDefinition[]): ChatRequest {
   return {
     model: call.model,
     messages: call.messages,

@@ -11,6 +11,7 @@ import { ModelFileSummarizer } from './fileSummarizer';
 import { Indexer, type IndexerOptions } from './indexer';
 import { StoredSummaries } from './indexSummaryPort';
 import { KnowledgeIndexRetriever } from './retriever';
+import { errorMessage } from '../shared/format';
 
 export interface KnowledgeOptions {
   store: KnowledgeStorePort;
@@ -51,7 +52,7 @@ export function createKnowledge(options: KnowledgeOptions): Knowledge {
         model: embedModel,
         ...(options.vectors && { cache: options.vectors }),
         ...(options.onNotice && {
-          onCacheError: (err: unknown) => options.onNotice!(`the embedding cache failed (${err instanceof Error ? err.message : String(err)}); vectors are kept in memory only`),
+          onCacheError: (err: unknown) => options.onNotice!(`the embedding cache failed (${errorMessage(err)}); vectors are kept in memory only`),
         }),
       })
     : undefined;

@@ -12,6 +12,7 @@ import { KeywordIndex } from './keywordIndex';
 import { fuseRankings } from './rankFusion';
 import { VectorMatrix, type ScoredRow } from './vectorMatrix';
 import { untilAborted } from '../core/abortable';
+import { errorMessage } from '../shared/format';
 
 export { chunkEmbeddingText, MAX_CHUNK_EMBED_CHARS } from './chunkText';
 
@@ -313,7 +314,7 @@ function isAbort(err: unknown): boolean {
 }
 
 function failureText(model: string, err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return `embedding with "${model}" failed (${message}).`;
 }
 

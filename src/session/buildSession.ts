@@ -15,6 +15,7 @@ import { AgentSession, type AgentSessionOptions, type SessionKnowledge } from '.
 import type { RiskLevel } from '../core/tools/tool';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { checkedToolProtocol } from '../core/setupCheck/memory';
+import { errorMessage } from '../shared/format';
 
 /** What the host owns and lends the session: the model, the tools and approval, the workspace, the event bus. */
 export type SessionPorts = Pick<
@@ -103,7 +104,7 @@ export function buildSession(build: SessionBuild): AgentSession {
       ...(s.maxOfferedTools !== undefined && { maxOffered: s.maxOfferedTools }),
       ...(s.embeddingModel && { embedModel: s.embeddingModel }),
       ...(recording?.vectors && { vectors: recording.vectors }),
-      onCacheError: (err) => build.notice(`The embedding cache failed (${err instanceof Error ? err.message : String(err)}); vectors are kept in memory only.`),
+      onCacheError: (err) => build.notice(`The embedding cache failed (${errorMessage(err)}); vectors are kept in memory only.`),
     }),
     context: {
       ...(s.context && { settings: s.context }),

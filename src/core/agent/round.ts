@@ -8,7 +8,7 @@ export interface RoundRequest {
   provider: ChatProvider;
   model: string;
   messages: ChatMessage[];
-  tools: ToolDefinition[];
+  tools: readonly ToolDefinition[];
   signal: AbortSignal;
   think?: boolean;
   contextSize?: number;

@@ -11,6 +11,7 @@ import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus } from './events';
 import { truncateMiddle } from './truncate';
 import { grantOf, offerUnconfinedRun } from './sandboxEscalation';
+import { errorMessage } from '../../shared/format';
 
 export interface ToolExecutionEnv {
   registry: ToolRegistry;
@@ -73,7 +74,7 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
     description = await tool.describeForApproval(args as never, ctx);
     targets = await writeTargetsOf({ toolName: tool.name, risk: tool.risk, args, description }, ctx);
   } catch (err) {
-    return finish(false, `Error: ${errorText(err)}`);
+    return finish(false, `Error: ${errorMessage(err)}`);
   }
   const refusal = env.denials?.refusal(tool.name, args, targets);
   if (refusal) {
@@ -112,11 +113,6 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
     return finish(result.ok, result.content, { ...(result.display !== undefined && { display: result.display }), loopBreaking: !!tool.loopBreaking && result.ok, args });
   } catch (err) {
     if (signal.aborted) return finish(false, 'Cancelled while the tool was running.');
-    return finish(false, `Error: ${tool.name} failed: ${errorText(err)}`);
+    return finish(false, `Error: ${tool.name} failed: ${errorMessage(err)}`);
   }
-}
-
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
 }

@@ -12,7 +12,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus, TurnEndReason } from './events';
 import { streamRound, type RoundReply } from './round';
-import { executeToolCall, errorText } from './toolExecutor';
+import { executeToolCall } from './toolExecutor';
+import { errorMessage } from '../../shared/format';
 
 export interface TextReplyState {
   round: number;
@@ -46,7 +47,7 @@ export type ToolCallsDecision =
 
 export interface CallModelOptions {
   /** The tools to offer on this call: the turn's tools, or none for a final summary request. */
-  tools: ToolDefinition[];
+  tools: readonly ToolDefinition[];
 }
 
 export interface ToolSelectionState {
@@ -62,7 +63,7 @@ export interface ToolSelectionState {
 
 export interface TurnHooks {
   /** Before each model call that offers tools: which of them to offer (the pre-filter). Defaults to all. */
-  selectTools?(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]>;
+  selectTools?(state: ToolSelectionState, signal: AbortSignal): Promise<readonly ToolDefinition[]>;
   /**
    * Before each model call: the messages to send (compression / eviction live here). `tools` are the
    * definitions this call will carry, so the budget counts exactly what is sent.
@@ -172,7 +173,7 @@ export async function runTurn(
       if (signal.aborted) return await cancelled(round);
       bus.emit({ type: 'round_start', round });
 
-      let callTools: ToolDefinition[] = nextCallWithoutTools ? [] : tools;
+      let callTools: readonly ToolDefinition[] = nextCallWithoutTools ? [] : tools;
       nextCallWithoutTools = false;
       if (callTools.length > 0 && config.hooks?.selectTools) {
         callTools = await config.hooks.selectTools({ round, userText, history, tools, usedInTurn }, signal);
@@ -249,7 +250,7 @@ export async function runTurn(
     if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
       return await cancelled(round + 1);
     }
-    const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorText(err)}`;
+    const message = err instanceof ProviderError || err instanceof ContextBudgetError ? err.message : `Unexpected error: ${errorMessage(err)}`;
     bus.emit({ type: 'error', message });
     return end({ reason: 'error', error: message, rounds: round + 1 });
   } finally {

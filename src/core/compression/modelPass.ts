@@ -8,10 +8,11 @@
 // nothing.
 import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { ProviderError, type ChatProvider } from '../provider';
+import type { ChatProvider } from '../provider';
+import { errorMessage } from '../../shared/format';
 import { parseReply } from '../structured/structuredCall';
 import { readDeltas } from '../streamDeltas';
-import { estimateMessagesTokens, estimateToolDefinitionTokens, estimateTokens } from '../tokens';
+import { estimateTokens } from '../tokens';
 import { SummaryEdits } from './summaryEdits';
 import type { CompressionScope } from './scope';
 
@@ -90,8 +91,11 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
   const replyReserve = Math.max(256, Math.floor(scope.window * 0.1));
   // What the server holds: the request this round would have sent. It stays the prefix of every call of the pass.
   const conversation = scope.messages();
-  const tokensOf = (messages: readonly ChatMessage[], tools: readonly ToolDefinition[]) => estimateMessagesTokens(messages) + estimateToolDefinitionTokens(tools);
-  const continuation = scope.window - tokensOf(conversation, scope.tools) - INSTRUCTION_TOKENS - replyReserve >= MIN_LISTING_TOKENS;
+  // The scope's meter counts the same raw estimate and has the conversation and its tools cached already. No tools
+  // is 0 without asking it: that would displace the tools it keeps for the scope's own measure.
+  const tokensOf = (tools: readonly ToolDefinition[], ...lists: ReadonlyArray<readonly ChatMessage[]>) =>
+    lists.reduce((n, list) => n + scope.meter.messages(list), tools.length ? scope.meter.tools(tools) : 0);
+  const continuation = scope.window - tokensOf(scope.tools, conversation) - INSTRUCTION_TOKENS - replyReserve >= MIN_LISTING_TOKENS;
   const base: ChatMessage[] = continuation ? conversation : [{ role: 'system', content: STANDALONE_SYSTEM }];
   const tools = continuation ? scope.tools : [];
   const appended: ChatMessage[] = [];
@@ -103,27 +107,27 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
   while (!run.targetMet && run.iterations < options.maxIterations) {
     // Each call appends to the last, so the room for a listing is what the window has left. A request of its own
     // starts over when it runs out of room (it is small; there is no conversation prefix to keep).
-    let room = scope.window - tokensOf([...base, ...appended], tools) - INSTRUCTION_TOKENS - replyReserve;
+    let room = scope.window - tokensOf(tools, base, appended) - INSTRUCTION_TOKENS - replyReserve;
     if (room < MIN_LISTING_TOKENS && !continuation && appended.length > 0) {
       appended.length = 0;
-      room = scope.window - tokensOf(base, tools) - INSTRUCTION_TOKENS - replyReserve;
+      room = scope.window - tokensOf(tools, base) - INSTRUCTION_TOKENS - replyReserve;
     }
     if (room < MIN_LISTING_TOKENS) return run.iterations > 0 ? run : { ...run, failure: 'the summarising request does not fit the window' };
     const listing = edits.listing(Math.min(MAX_LISTING_TOKENS, room), asked, continuation ? 'brief' : 'standalone');
     if (!retry && listing.ids.length === 0) return run; // nothing left for the model to do
     const text = retry ? RETRY : `${appended.length === 0 ? INSTRUCTIONS : 'Applied. Summarise these too, the same way:'}\n${edits.status()}\nMessages (oldest first):\n${listing.text}`;
-    const request = [...base, ...appended, { role: 'user' as const, content: text }];
-    const raw = tokensOf(request, tools);
+    const ask: ChatMessage = { role: 'user', content: text };
+    const request = [...base, ...appended, ask];
+    const raw = tokensOf(tools, base, appended, [ask]);
     run.iterations++;
     let reply: string;
     try {
       reply = await callModel(model, request, tools, continuation, options, raw);
     } catch (err) {
       if (options.signal.aborted) throw err;
-      const why = err instanceof ProviderError ? err.message : err instanceof Error ? err.message : String(err);
-      return { ...run, failure: `the model failed: ${why}` };
+      return { ...run, failure: `the model failed: ${errorMessage(err)}` };
     }
-    appended.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
+    appended.push(ask, { role: 'assistant', content: reply });
     const items = parseItems(reply);
     if (items.length === 0) {
       if (++strikes >= MAX_STRIKES) return { ...run, failure: 'the model answered without usable summaries' };
@@ -166,7 +170,7 @@ async function callModel(
     model: model.model,
     messages: continuation && model.toRequest ? model.toRequest(messages) : messages,
     // The conversation's own tools, unchanged: they are part of the prefix the server holds.
-    tools: [...tools],
+    tools,
     signal: options.signal,
     temperature: options.temperature,
     ...(model.contextSize !== undefined && { contextSize: model.contextSize }),

@@ -1,6 +1,7 @@
 // Per-model token calibration: our estimate × a factor learned from what the server reports it counted
 // (Ollama `prompt_eval_count`, OpenAI-compatible `usage.prompt_tokens`). A running mean for the first
 // samples, then an exponential moving average, persisted through an injected key/value port.
+import { errorMessage } from '../../shared/format';
 
 /** Where factors live between sessions (the persistence layer's kv table, or memory in tests). */
 export interface KeyValuePort {
@@ -85,7 +86,7 @@ export class TokenCalibration {
   private storeError(what: 'read' | 'save', err: unknown): void {
     if (this.storeFailed) return;
     this.storeFailed = true;
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     this.options.onStoreError?.(`Could not ${what} the token calibration (${why}); it is kept in memory for this session.`);
   }
 }

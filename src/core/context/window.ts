@@ -1,6 +1,6 @@
 // The context window we budget against is the one the server actually runs, not the one we wish it had.
 import type { ChatProvider, ModelInfo } from '../provider';
-import { formatCount } from '../../shared/format';
+import { errorMessage, formatCount } from '../../shared/format';
 
 export type WindowSource =
   | 'num_ctx'
@@ -84,7 +84,7 @@ export async function resolveContextWindow(
   } catch (err) {
     if (signal.aborted) throw err;
     const chosen = chooseContextWindow(base);
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { ...chosen, note: `Could not ask ${provider.baseUrl} about ${model} (${why}). ${chosen.note ?? ''}`.trim() };
   }
 }

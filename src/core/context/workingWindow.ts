@@ -7,6 +7,7 @@ import type { KeyValuePort } from './calibration';
 import { formatCount } from '../../shared/format';
 import { WindowDetector, type PromptSample, type SampleVerdict } from './windowDetector';
 import { chooseContextWindow, resolveContextWindow, type ContextWindow } from './window';
+import { errorMessage } from '../../shared/format';
 
 export interface WorkingWindowOptions {
   provider: ChatProvider;
@@ -204,7 +205,7 @@ export class WorkingWindow {
       } catch (err) {
         if (signal.aborted) throw err;
         const fallback = chooseContextWindow({ contextSizeApi: false, ...(o.configuredWindow !== undefined && { configured: o.configuredWindow }) });
-        return { ...fallback, note: `Could not find the context window (${err instanceof Error ? err.message : String(err)}). ${fallback.note ?? ''}`.trim() };
+        return { ...fallback, note: `Could not find the context window (${errorMessage(err)}). ${fallback.note ?? ''}`.trim() };
       }
     }
     return resolveContextWindow(

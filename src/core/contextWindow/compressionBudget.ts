@@ -1,8 +1,8 @@
 // How many model calls the LLM compression pass may spend. On a local model each call costs seconds, so
 // compression never costs more calls than the work it serves: per turn at most as many as the turn's own
 // model calls, and over the session at most `share` of them. A pass that missed its target is not tried
-// again until the history has grown by a meaningful amount, and a model that twice ignored the
-// compression tools is not asked again this session: the deterministic path (digests, then eviction)
+// again until the history has grown by a meaningful amount, and a model that twice gave no usable
+// summaries is not asked again this session: the deterministic path (digests, then eviction)
 // runs at once instead.
 
 export interface CompressionBudgetSettings {

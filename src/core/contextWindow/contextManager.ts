@@ -332,7 +332,7 @@ class DefaultContextManager implements ContextManager {
       );
       if (disabledNow) {
         this.options.onWarning?.(
-          'The model twice did not carry out the compression pass (it has to call the compression tools). From now on this session compresses without it: tool results become short digests, and the oldest rounds move into a session summary.',
+          'The model twice did not carry out the compression pass (it has to reply with usable summaries as JSON). From now on this session compresses without it: tool results become short digests, and the oldest rounds move into a session summary.',
         );
       }
     }

@@ -8,7 +8,7 @@ import { modelText, type ChatMessage, type ToolDefinition } from '../messages';
 import { ProviderError, type ChatProvider } from '../provider';
 import { EventBus } from '../agent/events';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_TOOL_RESULT_CHARS, runTurn, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
-import { errorText } from '../agent/toolExecutor';
+import { errorMessage } from '../../shared/format';
 import { TurnDenials } from '../approval/turnDenials';
 import type { ContextTracker, Todo } from '../context/tracker';
 import { renderHotContext } from '../context/hotContext';
@@ -120,7 +120,7 @@ async function runOrchestratedTurn(input: TurnInput, signal: AbortSignal): Promi
     // A defect, not a model or server failure (those fall back): end the turn the way runTurn would.
     const { bus } = input.config;
     const reason = signal.aborted ? 'cancelled' : 'error';
-    const message = `Unexpected error: ${errorText(err)}`;
+    const message = `Unexpected error: ${errorMessage(err)}`;
     if (reason === 'error') bus.emit({ type: 'error', message });
     bus.emit({ type: 'turn_end', reason });
     return { reason, rounds: 0, ...(reason === 'error' && { error: message }) };

@@ -2,7 +2,7 @@
 // (its thread, with the reason said); a second failure, a step answered without a tool, or an unreachable executor
 // hands the turn to the single-model loop. The turn's round budget running out ends the turn plainly.
 import type { TurnOutcome } from '../agent/turnRunner';
-import { errorText } from '../agent/toolExecutor';
+import { errorMessage } from '../../shared/format';
 import type { EventBus } from '../agent/events';
 import type { ContextTracker, Todo } from '../context/tracker';
 import type { ChatMessage } from '../messages';
@@ -85,7 +85,7 @@ export async function runSteps(control: RunControl, plan: Plan, env: StepEnv, sa
         finish({ step, status: 'failed', summary: 'cancelled', result: '' });
         return control.cancelled();
       }
-      finish({ step, status: 'failed', summary: errorText(err), result: '' });
+      finish({ step, status: 'failed', summary: errorMessage(err), result: '' });
       if (err instanceof ProviderError) return control.fallback(`the executor (${control.executor.model} at ${control.executor.url}) failed on step ${index + 1}: ${err.message}`);
       throw err;
     }

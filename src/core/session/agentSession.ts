@@ -36,6 +36,8 @@ export class AgentSession {
   /** The running turn's request, and whether its first request was prepared (retrieval, the working context). */
   private turn: { text: string; started: boolean } | undefined;
   private lastPromptNotice: string | undefined;
+  /** The last system prompt and what it was built from (the other inputs are fixed for the session). */
+  private builtPrompt: { key: readonly unknown[]; text: string } | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     const o = options;
@@ -92,12 +94,18 @@ export class AgentSession {
     const o = this.options;
     const window = this.context?.status().window;
     const budget = window ? Math.floor(window * SYSTEM_PROMPT_SHARE) : undefined;
+    const definitions = this.tools.definitions();
+    // In xml mode the tools are described in this prompt: the set as chosen.
+    const listed = this.tools.listed();
+    // Built again only when one of its inputs changed (tool lists by identity: the same array while the same).
+    const key = [this.rules, this.protocol, definitions, listed, budget];
+    const last = this.builtPrompt;
+    if (last && key.every((v, i) => v === last.key[i])) return last.text;
     const built = composeSystemPrompt({
       system: o.systemInfo,
-      loopBreakingTools: this.tools.definitions().some((d) => d.name === 'task_completion'),
+      loopBreakingTools: definitions.some((d) => d.name === 'task_completion'),
       toolProtocol: this.protocol,
-      // In xml mode the tools are described in this prompt: the set as chosen.
-      tools: this.tools.listed(),
+      tools: listed,
       ...(this.rules && { rules: this.rules }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
       ...(o.extraParts && { extraParts: o.extraParts }),
@@ -107,6 +115,7 @@ export class AgentSession {
       this.lastPromptNotice = built.notice;
       o.bus.emit({ type: 'notice', message: built.notice });
     }
+    this.builtPrompt = { key, text: built.text };
     return built.text;
   }
 
@@ -145,7 +154,7 @@ export class AgentSession {
     return prepared;
   }
 
-  private async selectTools(state: ToolSelectionState, signal: AbortSignal): Promise<ToolDefinition[]> {
+  private async selectTools(state: ToolSelectionState, signal: AbortSignal): Promise<readonly ToolDefinition[]> {
     const window = this.context ? await this.context.windowTokens(signal) : 0;
     return this.tools.select({ state, window, signal, xml: this.protocol === 'xml', attach: (block) => this.attachContext(block) });
   }

@@ -1,7 +1,7 @@
 // Retrieval for a turn: the request is matched against the workspace index once, before the turn's first model
 // call; what is found travels with the request (see workingContext.ts). Never fails the turn.
 import type { EventBus } from '../agent/events';
-import { errorText } from '../agent/toolExecutor';
+import { errorMessage } from '../../shared/format';
 import type { Retrieval } from '../knowledge/types';
 import { renderRetrievedContext } from '../knowledge/renderRetrieval';
 import { estimateTokens } from '../tokens';
@@ -30,7 +30,7 @@ export class SessionRetrieval {
       retrieval = await knowledge.retriever!.retrieve(query, { ...(knowledge.k !== undefined && { k: knowledge.k }), signal });
     } catch (err) {
       if (signal.aborted) throw err;
-      bus.emit({ type: 'notice', message: `The workspace index could not be searched (${errorText(err)}); this turn goes on without retrieved code.` });
+      bus.emit({ type: 'notice', message: `The workspace index could not be searched (${errorMessage(err)}); this turn goes on without retrieved code.` });
       return undefined;
     }
     const text = retrieval.items.length ? renderRetrievedContext(retrieval, await this.budget(signal)).trim() : '';

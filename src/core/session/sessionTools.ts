@@ -34,7 +34,9 @@ export class SessionTools {
   private readonly toolSet: StableToolSet | undefined;
   private definitionsFor: { tools: readonly Tool[]; definitions: ToolDefinition[] } | undefined;
   /** The tools the system prompt lists in xml mode: the set as chosen, without later additions. */
-  private listedSet: { generation: number; tools: ToolDefinition[] } | undefined;
+  private listedSet: { generation: number; tools: readonly ToolDefinition[] } | undefined;
+  /** select()'s list for one offered list (tool_search left out when everything is offered), kept by identity. */
+  private offeredList: { from: readonly ToolDefinition[]; tools: readonly ToolDefinition[] } | undefined;
   private lastOfferKey: string | undefined;
   private fallbackSearcher: ToolSelector | undefined;
 
@@ -61,17 +63,20 @@ export class SessionTools {
   }
 
   /** What the system prompt lists (xml mode): the chosen set, or every tool before any choice. */
-  listed(): ToolDefinition[] {
+  listed(): readonly ToolDefinition[] {
     return this.listedSet?.tools ?? this.definitions();
   }
 
-  /** The tools the next request offers. */
-  async select(round: SelectionRound): Promise<ToolDefinition[]> {
+  /**
+   * The tools the next request offers: the same array for as long as the offered set is the same (the meter and
+   * the prompt-cache estimate cache by array identity). Read-only for callers.
+   */
+  async select(round: SelectionRound): Promise<readonly ToolDefinition[]> {
     const { state, signal } = round;
     // Tools named outright count only in the user's request: a tool result may list every tool there is.
     const offer = await this.toolSet!.offer({ definitions: state.tools, query: selectionQuery(state), namedIn: state.userText, keep: state.usedInTurn, window: round.window, signal });
     if (offer.notice) this.o.bus.emit({ type: 'notice', message: offer.notice });
-    const tools = offer.filtered ? offer.tools : offer.tools.filter((t) => t.name !== TOOL_SEARCH);
+    const tools = offer.filtered ? offer.tools : this.withoutToolSearch(offer.tools);
     if (offer.generation !== this.listedSet?.generation) this.listedSet = { generation: offer.generation, tools };
     else if (offer.added.length && round.xml) {
       const added = tools.filter((t) => offer.added.includes(t.name));
@@ -84,6 +89,11 @@ export class SessionTools {
       this.o.bus.emit({ type: 'tools_offered', offered, total, tokensAll, tokensOffered, ranking });
     }
     return tools;
+  }
+
+  private withoutToolSearch(from: readonly ToolDefinition[]): readonly ToolDefinition[] {
+    if (this.offeredList?.from !== from) this.offeredList = { from, tools: from.filter((t) => t.name !== TOOL_SEARCH) };
+    return this.offeredList.tools;
   }
 
   /**

@@ -4,6 +4,7 @@ import { EMBEDDING_MODEL_HINT, EmbeddingUnavailableError } from '../embeddings';
 import type { ChatProvider } from '../provider';
 import type { EmbeddingFinding } from './report';
 import { looksLikeEmbeddingModel } from '../modelNames';
+import { errorMessage } from '../../shared/format';
 
 export interface EmbeddingModels {
   /** The tool pre-filter's (localharness.tools.embeddingModel, CLI --embed-model). */
@@ -51,7 +52,7 @@ export async function checkEmbedding(provider: ChatProvider, models: EmbeddingMo
       results.push({ ...m, ok: true, dimensions: vectors[0]?.length ?? 0 });
     } catch (err) {
       if (signal.aborted) throw err;
-      const message = err instanceof EmbeddingUnavailableError ? err.message.replace(` ${EMBEDDING_MODEL_HINT}`, '') : err instanceof Error ? err.message : String(err);
+      const message = err instanceof EmbeddingUnavailableError ? err.message.replace(` ${EMBEDDING_MODEL_HINT}`, '') : errorMessage(err);
       results.push({ ...m, ok: false, error: message });
     }
   }

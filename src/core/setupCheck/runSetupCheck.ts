@@ -14,6 +14,7 @@ import { cacheFinding, CACHE_PREFIX_TOKENS, runSpeedProbes, speedFinding } from 
 import { runToolProbe, type ProbeResult } from './toolProbe';
 import { toolsFinding } from './toolsFinding';
 import { windowFinding } from './windowCheck';
+import { errorMessage } from '../../shared/format';
 
 export interface SetupCheckInput {
   provider: ChatProvider;
@@ -123,7 +124,7 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
       cache = cacheFinding(probes, server.status?.kind);
     } catch (err) {
       if (signal.aborted) throw err;
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorMessage(err);
       speed = { verdict: 'failed', summary: `The speed requests failed: ${why}`, details: [], reason: 'the model does not answer plain requests' };
       cache = { ...skipped('Not checked: the speed requests failed.'), state: 'unknown', evidence: 'none' };
     }

@@ -3,7 +3,7 @@
 import { ProviderError, type ChatProvider, type ModelInfo, type ServerKind, type ServerStatus } from '../provider';
 import { firstChatModel, sameModel } from '../modelNames';
 import type { ServerFinding } from './report';
-import { plural } from '../../shared/format';
+import { errorMessage, plural } from '../../shared/format';
 
 /** More names than this are not kept in the report. */
 export const MAX_LISTED = 200;
@@ -40,7 +40,7 @@ export async function checkServer(provider: ChatProvider, configuredModel: strin
     listed = await provider.listModels(signal);
   } catch (err) {
     if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) throw err;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     // Only an HTTP answer proves someone listens; a 401 is a server that wants a key.
     if (!(err instanceof ProviderError) || err.kind !== 'http' || err.options.status === 401) {
       const fix = err instanceof ProviderError && err.options.status === 401 ? 'Store the server\'s API key (editor: "Local Harness: Set API Key"; CLI: LOCALHARNESS_API_KEY).' : undefined;

@@ -9,6 +9,7 @@ import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 import { ToolIndex } from '../toolProtocol/toolIndex';
 import type { CallRecord, ObservedProvider } from './observedCall';
 import type { ProbeOutcome } from './report';
+import { errorMessage } from '../../shared/format';
 
 export const PROBE_FILE = 'hello.txt';
 
@@ -85,7 +86,7 @@ export async function runToolProbe(provider: ObservedProvider, mode: ToolProtoco
   } catch (err) {
     if (options.signal.aborted) throw err;
     if (isToolsUnsupportedError(err)) return { outcome: 'rejected', detail: 'the server refused tools for this model', error: err };
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { outcome: 'error', detail: message, error: err, ...(provider.last && { record: provider.last }) };
   }
 }

@@ -1,6 +1,7 @@
 // Finds the JSON in a model's reply. Weak models wrap it in ```json fences, put prose around it, or leave a
 // trailing comma; the caller validates each candidate against its schema and takes the first that fits.
 import { matchingBracket, UNCLOSED } from './jsonBrackets';
+import { errorMessage } from '../../shared/format';
 
 export type JsonExtraction =
   | { ok: true; candidates: unknown[] }
@@ -25,7 +26,7 @@ export function extractJson(reply: string): JsonExtraction {
         candidates.push(JSON.parse(attempt));
         return;
       } catch (err) {
-        firstError ??= err instanceof Error ? err.message : String(err);
+        firstError ??= errorMessage(err);
       }
     }
   };

@@ -1,6 +1,7 @@
 // Confines every tool path to the workspace folders: no absolute paths outside, no `..`, no symlink escapes.
 import * as path from 'node:path';
 import type { FileSystemPort } from '../ports';
+import { errorMessage } from '../../shared/format';
 
 export class PathError extends Error {
   constructor(message: string) {
@@ -115,7 +116,7 @@ export class WorkspaceRoots {
     for (;;) {
       // ELOOP, EACCES…: a path we cannot inspect is a path we cannot vouch for.
       const stat = await this.fs.lstat(probe).catch((err: unknown) => {
-        throw new PathError(`Path "${this.relative(absolute)}" cannot be checked (${err instanceof Error ? err.message : String(err)}).`);
+        throw new PathError(`Path "${this.relative(absolute)}" cannot be checked (${errorMessage(err)}).`);
       });
       if (stat) break;
       const parent = path.dirname(probe);

@@ -19,7 +19,7 @@ export interface MeasuredRequest {
   tokens: number;
   /** The window the server ran this request with (Ollama: the num_ctx it was sent). */
   window: number;
-  /** A request of the compression agent (it offers the compression tools). */
+  /** A request of the compression agent (a user message carries COMPRESSION_REQUEST_HEAD). */
   compression: boolean;
 }
 

@@ -32,3 +32,23 @@ test('the context added to a message counts as part of it; each model has its ow
   estimate.begin('b', [system, { role: 'user', content: 'Something else entirely.' }], tools);
   assert.equal(estimate.begin('a', [system, { ...user, context: '# Working context\nFiles you read: a.txt' }], tools)(500), 500);
 });
+
+test('nothing is rendered until an estimate is asked for; a request never estimated still counts as the previous one', () => {
+  const estimate = new PromptCacheEstimate();
+  let reads = 0;
+  const counted = (content: string): ChatMessage => ({
+    role: 'user',
+    get content() {
+      reads++;
+      return content;
+    },
+  });
+  const first = counted('Read a.txt and b.txt, then tell me what they say.');
+  estimate.begin('m', [system, first], tools);
+  const second = counted('And c.txt.');
+  const reused = estimate.begin('m', [system, first, second], tools);
+  assert.equal(reads, 0, 'a server that reports its cached count never makes the estimate render the request');
+  const n = reused(1000);
+  assert.ok(reads > 0);
+  assert.ok(n > 900 && n < 1000, `${n}: the unestimated first request is what the second is compared with`);
+});

@@ -13,7 +13,7 @@ export interface ScriptStep {
 export interface RecordedRequest {
   model: string;
   messages: ChatMessage[];
-  tools: ToolDefinition[];
+  tools: readonly ToolDefinition[];
 }
 
 export interface ScriptedProviderOptions {

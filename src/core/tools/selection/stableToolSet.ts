@@ -19,7 +19,8 @@ export const CORE_WORKSPACE_TOOLS = ['list_directory', 'read_file', 'search_file
 export type StableOfferInput = ToolSelectionInput;
 
 export interface StableOffer {
-  tools: ToolDefinition[];
+  /** The held list itself (read-only): the same array until the set changes, so caches keyed by it hold. */
+  tools: readonly ToolDefinition[];
   filtered: boolean;
   totalTools: number;
   offered: string[];
@@ -38,7 +39,8 @@ export interface StableOffer {
 interface Held {
   /** The registry's definitions the set was chosen from (by identity). */
   from: readonly ToolDefinition[];
-  tools: ToolDefinition[];
+  /** Replaced, never changed in place: callers keep it and cache by its identity. */
+  tools: readonly ToolDefinition[];
   tokens: number;
   ranking: ToolRanking;
 }
@@ -58,12 +60,12 @@ export class StableToolSet {
     const input = { ...request, keep: [...CORE_WORKSPACE_TOOLS, ...(request.keep ?? [])] };
     const { definitions } = input;
     const tokensAll = this.selector.totalTokensOf(definitions);
-    const budget = input.window > 0 ? Math.floor(this.selector.settings.maxShare * input.window) : Infinity;
+    const budget = this.selector.budgetFor(input.window);
     const base = { totalTools: definitions.length, tokensAll, added: [] as string[] };
     if (tokensAll <= budget) {
       if (this.held || this.generation === 0) this.generation++;
       this.held = undefined;
-      const all = { tools: [...definitions], offered: definitions.map((d) => d.name), tokensOffered: tokensAll };
+      const all = { tools: definitions, offered: definitions.map((d) => d.name), tokensOffered: tokensAll };
       return { ...base, ...all, filtered: false, ranking: 'all', reselected: false, generation: this.generation };
     }
     const held = this.held;
@@ -74,22 +76,26 @@ export class StableToolSet {
     const have = new Set(held.tools.map((d) => d.name));
     const wanted = this.selector.mustOffer(definitions, input.namedIn ?? input.query, input.keep).filter((name) => !have.has(name));
     const added: string[] = [];
+    let tools = held.tools;
     for (const name of wanted) {
       const def = definitions.find((d) => d.name === name);
       if (!def) continue;
       // Shortened when the full definition no longer fits; earlier tools are never rewritten.
       const room = Math.max(0, budget - held.tokens);
       const [fitted] = estimateToolDefinitionTokens([def]) > room ? compactToolDefinitions([def], room) : [def];
-      held.tools.push(fitted ?? def);
+      tools = [...tools, fitted ?? def];
       added.push(name);
     }
-    if (added.length) held.tokens = estimateToolDefinitionTokens(held.tools);
+    if (added.length) {
+      held.tools = tools;
+      held.tokens = estimateToolDefinitionTokens(tools);
+    }
     return this.result(held, { ...base, added, reselected: false });
   }
 
   private async choose(input: StableOfferInput, tokensAll: number, wasHeld: boolean): Promise<StableOffer> {
     const selection = await this.selector.select(input);
-    const held: Held = { from: input.definitions, tools: [...selection.tools], tokens: selection.tokensOffered, ranking: selection.ranking };
+    const held: Held = { from: input.definitions, tools: selection.tools, tokens: selection.tokensOffered, ranking: selection.ranking };
     this.held = held;
     this.generation++;
     return this.result(held, {
@@ -105,7 +111,7 @@ export class StableToolSet {
     return {
       ...extra,
       generation: this.generation,
-      tools: [...held.tools],
+      tools: held.tools,
       filtered: held.tools.length < extra.totalTools,
       offered: held.tools.map((d) => d.name),
       tokensOffered: held.tokens,

@@ -11,6 +11,7 @@ import { bm25Document, bm25Scores, topIndices, type Bm25Document } from './bm25'
 import { compactToolDefinitions } from './compactSchema';
 import { parseToolSelectionSettings, type ToolSelectionSettings, type ToolSelectionSettingsInput } from './toolSelectionSettings';
 import { tokenize, toolEmbeddingText, toolTokens } from './toolText';
+import { errorMessage } from '../../../shared/format';
 
 export type ToolRanking = 'embedding' | 'keyword' | 'all';
 
@@ -116,17 +117,22 @@ export class ToolSelector {
     for (const name of names) this.requested.add(name);
   }
 
+  /** Tokens the offered tools' definitions may take in a window of `window` tokens (0: unknown, no limit). */
+  budgetFor(window: number): number {
+    return window > 0 ? Math.floor(this.settings.maxShare * window) : Infinity;
+  }
+
   async select(input: ToolSelectionInput): Promise<ToolSelection> {
     const { definitions, signal } = input;
     signal.throwIfAborted();
     const tokensAll = this.totalTokensOf(definitions);
-    const budget = input.window > 0 ? Math.floor(this.settings.maxShare * input.window) : Infinity;
+    const budget = this.budgetFor(input.window);
     const base = { totalTools: definitions.length, tokensAll };
     if (definitions.length <= this.settings.maxOffered && tokensAll <= budget) {
       return this.finish({ ...base, tools: [...definitions], filtered: false, compacted: false, tokensOffered: tokensAll, ranking: 'all' });
     }
 
-    const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
+    const query = clipQuery(input.query);
     const must = new Set(this.mustOffer(definitions, input.namedIn ?? query, input.keep));
     const candidates = definitions.filter((d) => !must.has(d.name));
     const slots = Math.max(0, this.settings.maxOffered - must.size);
@@ -192,7 +198,7 @@ export class ToolSelector {
    */
   mustOffer(definitions: readonly ToolDefinition[], query: string, keep: Iterable<string> | undefined): string[] {
     const wanted = new Set<string>([...this.settings.alwaysOffer, ...(keep ?? []), ...this.requested]);
-    const named = new Set((query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query).match(/[A-Za-z0-9_-]+/g) ?? []);
+    const named = new Set(clipQuery(query).match(/[A-Za-z0-9_-]+/g) ?? []);
     return definitions.filter((d) => wanted.has(d.name) || named.has(d.name)).map((d) => d.name);
   }
 
@@ -306,6 +312,11 @@ export class ToolSelector {
   }
 }
 
+/** The first MAX_QUERY_CHARS of a query; a query already that short is returned as it is (no copy). */
+function clipQuery(query: string): string {
+  return query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+}
+
 function isAbort(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return err.name === 'AbortError' || (err as { kind?: unknown }).kind === 'aborted';
@@ -313,6 +324,6 @@ function isAbort(err: unknown): boolean {
 
 function describeFailure(model: string, err: unknown): string {
   if (err instanceof EmbeddingUnavailableError) return err.message;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return `embedding with "${model}" failed (${message}).`;
 }
