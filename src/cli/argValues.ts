@@ -41,6 +41,25 @@ export function sandboxFlags(
   return settings;
 }
 
+type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/** A string flag's value; given but blank is a usage error. */
+export function nonEmpty(values: FlagValues, name: string): string | undefined {
+  const v = values[name] as string | undefined;
+  if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export function toolProtocolOf(value: string | undefined): 'native' | 'xml' | 'auto' | undefined {
+  if (value !== undefined && value !== 'native' && value !== 'xml' && value !== 'auto') throw new UsageError(`--tool-protocol must be native, xml or auto, got "${value}"`);
+  return value;
+}
+
+/** --first-byte-timeout SECONDS (default 300), in milliseconds. */
+export function firstByteTimeoutMs(value: string | undefined): number {
+  return (positiveInt('--first-byte-timeout', value) ?? 300) * 1000;
+}
+
 export function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {
   const provider = value ?? 'ollama';
   if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
