@@ -1,6 +1,6 @@
 // Values of single command-line options: numbers, the kind of server, the retry backoff, the sandbox flags. Each bad
 // value is a usage error.
-import { parseSandboxSettings, type SandboxSettings } from '../core/sandbox/sandboxSettings';
+import { parseSandboxSettings, type SandboxNames, type SandboxSettings } from '../core/sandbox/sandboxSettings';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './usageError';
@@ -20,6 +20,8 @@ export function retryBackoffFromEnv(value: string | undefined): number | undefin
   return n;
 }
 
+const SANDBOX_FLAGS: SandboxNames = { mode: '--sandbox', network: '--allow-network', networkCommands: '--allow-network-for', writablePaths: '--sandbox-write', fallsBack: false };
+
 /** --sandbox MODE, --allow-network, --allow-network-for PREFIX and --sandbox-write DIR (both repeatable). */
 export function sandboxFlags(
   mode: string | undefined,
@@ -31,14 +33,31 @@ export function sandboxFlags(
   const problems: string[] = [];
   // A folder on the command line is relative to where the CLI runs, like any path given to a command.
   const folders = (writable ?? []).map((w) => (w.trim() === '' || w.startsWith('~') ? w : path.resolve(cwd, w)));
-  if (folders.some((f) => f.trim() === '')) throw new UsageError('--sandbox-write needs a folder, e.g. --sandbox-write ~/.cargo');
-  const settings = parseSandboxSettings({ mode, network: network ?? false, networkCommands: prefixes ?? [], writablePaths: folders }, problems, '--sandbox ', os.homedir());
-  if (mode !== undefined && settings.mode !== mode) throw new UsageError(`--sandbox must be required, auto or off, got "${mode}"`);
-  if (problems.length > 0 || (prefixes ?? []).some((p) => p.trim() === '')) throw new UsageError('--allow-network-for needs a command prefix, e.g. --allow-network-for "npm install"');
+  const settings = parseSandboxSettings({ mode, network: network ?? false, networkCommands: prefixes ?? [], writablePaths: folders }, problems, SANDBOX_FLAGS, os.homedir());
+  if (problems.length > 0) throw new UsageError(problems[0]!);
   if (settings.mode === 'off' && (settings.network || settings.networkCommands.length > 0 || settings.writablePaths.length > 0)) {
     throw new UsageError('--allow-network, --allow-network-for and --sandbox-write apply to sandboxed commands; with --sandbox off every command can do all of it already');
   }
   return settings;
+}
+
+type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/** A string flag's value; given but blank is a usage error. */
+export function nonEmpty(values: FlagValues, name: string): string | undefined {
+  const v = values[name] as string | undefined;
+  if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export function toolProtocolOf(value: string | undefined): 'native' | 'xml' | 'auto' | undefined {
+  if (value !== undefined && value !== 'native' && value !== 'xml' && value !== 'auto') throw new UsageError(`--tool-protocol must be native, xml or auto, got "${value}"`);
+  return value;
+}
+
+/** --first-byte-timeout SECONDS (default 300), in milliseconds. */
+export function firstByteTimeoutMs(value: string | undefined): number {
+  return (positiveInt('--first-byte-timeout', value) ?? 300) * 1000;
 }
 
 export function providerOf(value: string | undefined, flag = '--provider'): 'ollama' | 'openai' {

@@ -4,7 +4,7 @@ import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
 import { UsageError } from './usageError';
-import { positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags } from './argValues';
+import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
@@ -194,12 +194,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const allowSampling = !!values['allow-sampling'];
   if (allowSampling && values['mcp-config'] === undefined) throw new UsageError('--allow-sampling only works together with --mcp-config FILE');
   const numCtx = positiveInt('--num-ctx', values['num-ctx']);
-  const toolProtocol = values['tool-protocol'];
-  if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
-    throw new UsageError(`--tool-protocol must be native, xml or auto, got "${toolProtocol}"`);
-  }
+  const toolProtocol = toolProtocolOf(values['tool-protocol']);
   const maxTools = positiveInt('--max-tools', values['max-tools']);
-  const timeoutSeconds = positiveInt('--first-byte-timeout', values['first-byte-timeout']) ?? 300;
   const orchestrator = orchestratorOf(values);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
@@ -214,7 +210,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     allowSampling,
     sandbox: sandboxFlags(values.sandbox, values['allow-network'], values['allow-network-for'], values['sandbox-write'], cwd),
     json: !!values.json,
-    firstByteTimeoutMs: timeoutSeconds * 1000,
+    firstByteTimeoutMs: firstByteTimeoutMs(values['first-byte-timeout']),
     fallbackModels: values['fallback-model'] ?? [],
     ...(values.config !== undefined && { config: values.config }),
     ...(toolProtocol !== undefined && { toolProtocol }),
@@ -235,11 +231,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
 }
 
 function orchestratorOf(values: Record<string, string | boolean | string[] | undefined>): RunOptions['orchestrator'] {
-  const str = (name: string) => {
-    const v = values[name] as string | undefined;
-    if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
-    return v;
-  };
+  const str = (name: string) => nonEmpty(values, name);
   const plannerModel = str('planner-model');
   const executorModel = str('executor-model');
   const plannerBaseUrl = str('planner-base-url');
@@ -278,13 +270,12 @@ function parseKnowledgeCommand(
   const str = (name: string) => values[name] as string | undefined;
   const foreign = [...RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
   if (foreign) throw new UsageError(`--${foreign} does not apply to \`${command}\``);
-  const timeoutSeconds = positiveInt('--first-byte-timeout', str('first-byte-timeout')) ?? 300;
   const apiKey = env.LOCALHARNESS_API_KEY;
   const shared: KnowledgeCommandOptions = {
     workspace: str('workspace') ?? cwd,
     provider: providerOf(str('provider')),
     json: !!values.json,
-    firstByteTimeoutMs: timeoutSeconds * 1000,
+    firstByteTimeoutMs: firstByteTimeoutMs(str('first-byte-timeout')),
     ...(str('db') !== undefined && { db: str('db') }),
     ...(str('base-url') !== undefined && { baseUrl: str('base-url') }),
     ...(str('embed-model') !== undefined && { embedModel: str('embed-model') }),

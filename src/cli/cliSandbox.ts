@@ -22,7 +22,7 @@ export function createCliSandbox(settings: SandboxSettings, onNotice: (message: 
   const runner = new NodeProcessRunner(launcher ? { sandbox: launcher } : {});
   const sandbox = new CommandSandbox({
     settings: () => settings,
-    support: () => runner.sandboxSupport(),
+    support: () => launcher?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' },
     hints: CLI_SANDBOX_HINTS,
     onNotice,
   });

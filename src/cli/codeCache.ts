@@ -6,10 +6,11 @@
 // prefer; other commands write one only when there is none. V8 rejects a cache made by another V8 version or
 // flags, and the file name carries a hash of the bundle, so a stale cache is never used.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import { privateDirectory, writeFileAtomicSync } from '../persistence/atomicFile';
 
 /** Set (to true) on globalThis by the bundle when the process runs the agent loop. */
 export const AGENT_RAN = Symbol.for('localharness.agentLoopRan');
@@ -23,6 +24,7 @@ export interface CodeCacheOptions {
 
 export function runWithCodeCache(options: CodeCacheOptions): void {
   const source = readFileSync(options.file, 'utf8');
+  // Code read from a cache runs as this process: a folder someone else made or can write is not used.
   const dir = options.dir !== undefined && privateDirectory(options.dir) ? options.dir : undefined;
   const key = createHash('sha256').update(source).update(process.version).update(process.arch).digest('hex').slice(0, 24);
   const thoroughFile = dir && path.join(dir, `${key}.agent.bin`);
@@ -56,27 +58,10 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
-/**
- * The cache folder, created if needed, when only this user can write it: code read from a cache runs as this
- * process, so a folder in a shared temp directory that someone else made or can write is not used.
- */
-function privateDirectory(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
-    const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
-    return stat.isDirectory() && mine && (stat.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
-
 /** Two processes may finish at once: each writes its own temp file and renames it into place. */
 function writeAtomically(file: string, data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, data, { mode: 0o600 });
-    renameSync(temp, file);
+    writeFileAtomicSync(file, data, { mode: 0o600 });
   } catch {
     // A cache that cannot be written only costs the next process its compile time.
   }

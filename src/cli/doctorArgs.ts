@@ -1,6 +1,6 @@
 // `localharness doctor`: the setup check's options (the server flags of `run`, and what decides the protocol, the
 // window and the embedding model a session would use).
-import { positiveInt, providerOf } from './argValues';
+import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, toolProtocolOf } from './argValues';
 import { UsageError } from './usageError';
 
 export interface DoctorOptions {
@@ -26,15 +26,8 @@ export function parseDoctorCommand(rest: string[], values: Record<string, string
   const foreign = Object.keys(values).find((name) => values[name] !== undefined && !DOCTOR_OPTIONS.has(name));
   if (foreign) throw new UsageError(`--${foreign} does not apply to \`doctor\``);
   if (rest.length) throw new UsageError(`\`doctor\` takes no arguments, got ${rest.map((r) => JSON.stringify(r)).join(' ')}`);
-  const str = (name: string) => {
-    const v = values[name] as string | undefined;
-    if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
-    return v;
-  };
-  const toolProtocol = str('tool-protocol');
-  if (toolProtocol !== undefined && toolProtocol !== 'native' && toolProtocol !== 'xml' && toolProtocol !== 'auto') {
-    throw new UsageError(`--tool-protocol must be native, xml or auto, got "${toolProtocol}"`);
-  }
+  const str = (name: string) => nonEmpty(values, name);
+  const toolProtocol = toolProtocolOf(str('tool-protocol'));
   const numCtx = positiveInt('--num-ctx', str('num-ctx'));
   const apiKey = env.LOCALHARNESS_API_KEY;
   const pick = (flag: string, key: keyof DoctorOptions) => (str(flag) !== undefined ? { [key]: str(flag) } : {});
@@ -42,7 +35,7 @@ export function parseDoctorCommand(rest: string[], values: Record<string, string
     command: 'doctor',
     provider: providerOf(str('provider')),
     json: !!values.json,
-    firstByteTimeoutMs: (positiveInt('--first-byte-timeout', str('first-byte-timeout')) ?? 300) * 1000,
+    firstByteTimeoutMs: firstByteTimeoutMs(str('first-byte-timeout')),
     ...pick('base-url', 'baseUrl'),
     ...pick('model', 'model'),
     ...pick('embed-model', 'embedModel'),

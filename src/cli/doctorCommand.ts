@@ -3,6 +3,7 @@
 // `run --db` (the tool protocol and the window a session starts with).
 import { systemClock } from '../core/ports';
 import type { KeyValuePort } from '../core/context/calibration';
+import { kvPortOf } from '../persistence/kvPort';
 import { keepSetupCheck } from '../core/setupCheck/memory';
 import { setupCheckPlan } from '../core/setupCheck/setupCheckPlan';
 import { renderSetupReport } from '../core/setupCheck/renderText';
@@ -68,13 +69,7 @@ async function openKv(path: string, warn: (message: string) => void): Promise<{ 
   const store = await SessionStore.open(path);
   for (const notice of store.notices) warn(notice.message);
   return {
-    kv: {
-      get: async (key) => {
-        const v = await store.getKv(key);
-        return typeof v === 'string' ? v : undefined;
-      },
-      set: (key, value) => store.setKv(key, value),
-    },
+    kv: kvPortOf(store),
     close: () => store.close(),
   };
 }

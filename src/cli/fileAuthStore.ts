@@ -2,10 +2,11 @@
 // folder), like the credential files of gh, aws or gcloud. Each record is keyed by the MCP server's URL and its
 // tokens are only ever sent to that server. Written whole to a temporary file and renamed, so a crash never
 // leaves half a file; read again before each write, so two CLIs signing in to different servers both keep theirs.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { McpAuthRecord, McpAuthStore } from '../mcp/auth/types';
+import { privateDirectory, writeFileAtomicSync } from '../persistence/atomicFile';
 
 interface FileShape {
   version: 1;
@@ -42,11 +43,6 @@ export class FileAuthStore implements McpAuthStore {
     return true;
   }
 
-  /** Server URLs with a record (for `mcp logout` without a config). */
-  servers(): string[] {
-    return Object.keys(this.read().servers);
-  }
-
   private read(): FileShape {
     let stat;
     try {
@@ -73,12 +69,10 @@ export class FileAuthStore implements McpAuthStore {
     return { version: 1, servers: {} };
   }
 
+  // Synchronous from read to rename, so two sign-ins in one process cannot interleave and lose one.
   private write(data: FileShape): void {
     const dir = path.dirname(this.file);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(temp, 0o600); // the mode above is only applied when the file is created
-    renameSync(temp, this.file);
+    if (!privateDirectory(dir)) throw new Error(`${dir} is not a folder only you can write; not keeping MCP sign-ins in it`);
+    writeFileAtomicSync(this.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
   }
 }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describeOAuth } from './auth/oauthConfig';
 import type { McpServerConfig, McpServerSource } from './types';
+import { shellQuote } from '../shared/shellQuote';
 
 /** Workspace-defined servers arrive with a repository, so they need consent and a trusted workspace. */
 export function requiresConsent(source: McpServerSource): boolean {
@@ -17,8 +18,8 @@ export function commandLineOf(config: McpServerConfig): string {
     const extras = [...(headers.length ? [`headers: ${headers.join(', ')}`] : []), ...(oauth ? [oauth] : [])];
     return `${t.type === 'sse' ? 'SSE' : 'HTTP'} ${t.url}${extras.length ? ` (${extras.join('; ')})` : ''}`;
   }
-  const env = Object.entries(t.env).map(([k, v]) => `${k}=${quote(v)}`);
-  const line = [...env, quote(t.command), ...t.args.map(quote)].join(' ');
+  const env = Object.entries(t.env).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  const line = [...env, shellQuote(t.command), ...t.args.map(shellQuote)].join(' ');
   return t.cwd ? `${line}  (in ${t.cwd})` : line;
 }
 
@@ -49,10 +50,4 @@ function withoutSecrets(oauth: NonNullable<Extract<McpServerConfig['transport'],
 
 function sortKeys(record: Record<string, string>): Array<[string, string]> {
   return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** POSIX-style quoting for display: plain words stay bare. */
-function quote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_\-./:=@%+,]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

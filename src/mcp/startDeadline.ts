@@ -19,16 +19,12 @@ export class StartDeadline {
   private readonly onCallerAbort = () => this.controller.abort(this.caller?.reason);
   private step = 'starting';
   private readonly failures: string[] = [];
-  expired = false;
 
   constructor(
     readonly timeoutMs: number,
     private readonly caller: AbortSignal | undefined,
   ) {
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.controller.abort(new StartTimedOut(this.describeTimeout()));
-    }, timeoutMs);
+    this.timer = setTimeout(() => this.controller.abort(new StartTimedOut(this.describeTimeout())), timeoutMs);
     this.timer.unref?.();
     if (caller?.aborted) this.onCallerAbort();
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });

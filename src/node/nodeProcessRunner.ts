@@ -2,7 +2,7 @@
 // kills the whole tree (SIGTERM, then SIGKILL). Output is merged and captured in bounded memory; no stdin.
 import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessRunner, RunOptions, RunResult, SandboxSupport } from '../core/ports';
+import type { ProcessRunner, RunOptions, RunResult } from '../core/ports';
 import { BoundedOutput } from './boundedOutput';
 import type { Launch, SandboxLauncher } from './sandbox/sandboxLauncher';
 
@@ -34,10 +34,6 @@ export class NodeProcessRunner implements ProcessRunner {
   private readonly isWindows = process.platform === 'win32';
 
   constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
-
-  sandboxSupport(): SandboxSupport {
-    return this.options.sandbox?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' };
-  }
 
   async run(command: string, opts: RunOptions): Promise<RunResult> {
     if (!childProcess) childProcess = await import('node:child_process');

@@ -9,6 +9,7 @@ import type { ContextState } from '../core/compression/view';
 import type { KeyValuePort } from '../core/context/calibration';
 import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
+import { kvPortOf } from './kvPort';
 import type { SessionStore } from './sessionStore';
 import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
 import { decodePlanRuns, PlanRunLog, planRunsKey, type PlanRun } from './planRuns';
@@ -195,13 +196,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
         approvals.delete(event.id);
       }
     },
-    kv: {
-      get: async (key) => {
-        const v = await store.getKv(key);
-        return typeof v === 'string' ? v : undefined;
-      },
-      set: (key, value) => store.setKv(key, value),
-    },
+    kv: kvPortOf(store),
     vectors: store.vectors,
     checkpoints: {
       pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before),

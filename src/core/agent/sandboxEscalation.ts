@@ -1,17 +1,16 @@
 // What an approval grants a sandboxed command, and the one way past the sandbox: when it blocked a command, the
 // user may run it once without it, in a dialog that says exactly that. Nobody to ask means no way past.
 import type { ApprovalDecision, ApprovalGate } from '../approval/gate';
-import type { SensitivePaths } from '../workspace/sensitivePaths';
+import type { SensitiveInfo } from '../approval/sensitiveWrites';
 import type { TurnDenials } from '../approval/turnDenials';
-import type { WriteTarget } from '../approval/writeTargets';
 import type { SandboxGrant } from '../sandbox/types';
 import type { ApprovalDescription, Tool, ToolContext, ToolResult } from '../tools/tool';
 import type { EventBus } from './events';
 
 /** Network once ("Allow with network") and the sensitive files the user (or --allow-sensitive) let it write. */
-export function grantOf(decision: ApprovalDecision, description: ApprovalDescription, targets: readonly WriteTarget[], sensitive: SensitivePaths): SandboxGrant | undefined {
+export function grantOf(decision: ApprovalDecision, sensitive: SensitiveInfo | undefined): SandboxGrant | undefined {
   if (!decision.approved) return undefined;
-  const writable = description.sensitive ? targets.filter((t) => t.abs !== undefined && sensitive.match(t.matchPath, t.inWorkspace)).map((t) => t.abs!) : [];
+  const writable = sensitive?.abs ?? [];
   if (!decision.network && writable.length === 0) return undefined;
   return { ...(decision.network && { network: true }), ...(writable.length > 0 && { writable }) };
 }

@@ -105,7 +105,7 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
   if (signal.aborted) return finish(false, 'Cancelled before the tool ran.');
 
   try {
-    const grant = ctx.sandbox ? grantOf(decision, description, targets, env.gate.sensitivePaths()) : undefined;
+    const grant = ctx.sandbox ? grantOf(decision, sensitive) : undefined;
     let result = await tool.invoke(args as never, grant ? { ...ctx, grant } : ctx);
     if (result.escalate) {
       result = await offerUnconfinedRun({ callId: call.id, tool, args, ctx, result, gate: env.gate, bus, signal, ...(env.denials && { denials: env.denials }) });

@@ -3,7 +3,7 @@
 // user requires (description.unsandboxed), is asked every time: only a deny rule decides it without asking, and an
 // answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
-import { SensitivePaths } from '../workspace/sensitivePaths';
+import { sensitivePathsCache, type SensitivePaths } from '../workspace/sensitivePaths';
 import { commandHasPrefix } from '../commandPrefix';
 
 export type ApprovalScope = 'once' | 'session' | 'workspace';
@@ -56,16 +56,13 @@ export interface GateOptions {
 
 export class ApprovalGate {
   private readonly sessionRules: ApprovalRule[] = [];
-  private sensitive: { key: string; paths: SensitivePaths } | undefined;
+  private readonly sensitive = sensitivePathsCache();
 
   constructor(private readonly options: GateOptions) {}
 
   /** The sensitive-path matcher: the defaults plus the host's extra patterns as they are now. */
   sensitivePaths(): SensitivePaths {
-    const extra = this.options.sensitivePatterns ?? [];
-    const key = JSON.stringify(extra);
-    if (this.sensitive?.key !== key) this.sensitive = { key, paths: new SensitivePaths(extra) };
-    return this.sensitive.paths;
+    return this.sensitive(this.options.sensitivePatterns ?? []);
   }
 
   /** Decide without asking: allow, deny, or undefined when the user must be asked. */

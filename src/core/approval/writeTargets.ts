@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort } from '../ports';
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
+import { realAncestorJoined } from '../workspace/realLocation';
 import { isInside, type WorkspaceRoots } from '../workspace/workspaceRoots';
 import { findShellWrites } from './shellWrites';
 
@@ -120,7 +121,7 @@ async function realLocation(abs: string, env: TargetEnv): Promise<string | undef
   const [whole, ...realFolders] = await Promise.all(
     [abs, ...env.roots.folders.map((f) => f.path)].map((p) => env.fs.realpath(p).catch(() => undefined)),
   );
-  const real = whole ?? (await realAncestorJoined(abs, env));
+  const real = whole ?? (await realAncestorJoined(path.dirname(abs), env.fs).then((dir) => dir && path.join(dir, path.basename(abs))));
   if (real === undefined) return undefined;
   for (const [i, folder] of env.roots.folders.entries()) {
     const realFolder = realFolders[i];
@@ -129,18 +130,3 @@ async function realLocation(abs: string, env: TargetEnv): Promise<string | undef
   return real;
 }
 
-/** For a path that does not exist yet: its deepest existing ancestor with links resolved, plus the rest. */
-async function realAncestorJoined(abs: string, env: TargetEnv): Promise<string | undefined> {
-  let probe = abs;
-  const rest: string[] = [];
-  for (;;) {
-    const stat = await env.fs.lstat(probe).catch(() => undefined);
-    if (stat) break;
-    const parent = path.dirname(probe);
-    if (parent === probe) return undefined;
-    rest.unshift(path.basename(probe));
-    probe = parent;
-  }
-  const realProbe = await env.fs.realpath(probe).catch(() => undefined);
-  return realProbe === undefined ? undefined : path.join(realProbe, ...rest);
-}

@@ -1,9 +1,9 @@
 // The sandbox as the tools see it: whether commands are confined, which may use the network, and the policy
 // for one command (what it may write, what stays read-only). The runner enforces the policy (node/sandbox).
-import * as path from 'node:path';
 import type { FileSystemPort, SandboxPolicy, SandboxSupport } from '../ports';
 import { commandHasPrefix } from '../commandPrefix';
-import { SensitivePaths } from '../workspace/sensitivePaths';
+import { realAncestorJoined } from '../workspace/realLocation';
+import { sensitivePathsCache } from '../workspace/sensitivePaths';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import { protectedPaths } from './protectedPaths';
 import type { SandboxSettings } from './sandboxSettings';
@@ -22,7 +22,7 @@ export interface CommandSandboxOptions {
 }
 
 export class CommandSandbox implements CommandSandboxPort {
-  private sensitive: { key: string; paths: SensitivePaths } | undefined;
+  private readonly sensitivePaths = sensitivePathsCache();
   private told = false;
 
   constructor(private readonly options: CommandSandboxOptions) {}
@@ -84,7 +84,8 @@ export class CommandSandbox implements CommandSandboxPort {
       fs,
       sensitive: this.sensitivePaths(extra),
       extraPatterns: extra,
-      granted: await Promise.all((grant.writable ?? []).map((p) => realOrSelf(p, fs))),
+      // A granted path as it is on disk, so it matches the read-only list built from real paths.
+      granted: await Promise.all((grant.writable ?? []).map(async (p) => (await realAncestorJoined(p, fs)) ?? p)),
     });
     return { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command) };
   }
@@ -100,27 +101,7 @@ export class CommandSandbox implements CommandSandboxPort {
     return support;
   }
 
-  private sensitivePaths(extra: readonly string[]): SensitivePaths {
-    const key = JSON.stringify(extra);
-    if (this.sensitive?.key !== key) this.sensitive = { key, paths: new SensitivePaths(extra) };
-    return this.sensitive.paths;
-  }
-
   private why(support: SandboxSupport): string {
     return (support.reason ?? 'this system has none').replace(/[.\s]+$/, '');
-  }
-}
-
-/** A granted path as it is on disk: its deepest existing part with links resolved, plus the rest. */
-async function realOrSelf(p: string, fs: FileSystemPort): Promise<string> {
-  let probe = p;
-  const rest: string[] = [];
-  for (;;) {
-    const real = await fs.realpath(probe).catch(() => undefined);
-    if (real !== undefined) return path.join(real, ...rest);
-    const parent = path.dirname(probe);
-    if (parent === probe) return p;
-    rest.unshift(path.basename(probe));
-    probe = parent;
   }
 }

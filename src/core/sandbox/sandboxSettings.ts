@@ -28,35 +28,54 @@ export interface RawSandboxSettings {
   writablePaths?: unknown;
 }
 
+/** How a host names the four values in its messages, and whether a bad one falls back (settings) or stops (flags). */
+export interface SandboxNames {
+  mode: string;
+  network: string;
+  networkCommands: string;
+  writablePaths: string;
+  fallsBack: boolean;
+}
+
+export const SANDBOX_SETTING_NAMES: SandboxNames = {
+  mode: 'localharness.sandbox.mode',
+  network: 'localharness.sandbox.network',
+  networkCommands: 'localharness.sandbox.networkCommands',
+  writablePaths: 'localharness.sandbox.writablePaths',
+  fallsBack: true,
+};
+
 /**
- * Raw values as a host read them; anything malformed is reported in `problems` and replaced by the default.
- * `home` expands a leading "~/" in writablePaths; a path that is still not absolute is left out.
+ * Raw values as a host read them; anything malformed is reported in `problems` (worded with `names`) and replaced
+ * by the default. `home` expands a leading "~/" in writablePaths; a path that is still not absolute is left out.
  */
-export function parseSandboxSettings(raw: RawSandboxSettings, problems: string[], prefix = 'localharness.sandbox.', home?: string): SandboxSettings {
+export function parseSandboxSettings(raw: RawSandboxSettings, problems: string[], names: SandboxNames = SANDBOX_SETTING_NAMES, home?: string): SandboxSettings {
   const d = DEFAULT_SANDBOX_SETTINGS;
+  const instead = (text: string) => (names.fallsBack ? text : '');
   let mode = d.mode;
   if (SANDBOX_MODES.includes(raw.mode as SandboxMode)) mode = raw.mode as SandboxMode;
-  else if (raw.mode !== undefined && raw.mode !== null) problems.push(`${prefix}mode must be "required", "auto" or "off"; using "${d.mode}".`);
+  else if (raw.mode !== undefined && raw.mode !== null) problems.push(`${names.mode} must be required, auto or off, got ${JSON.stringify(raw.mode)}${instead(`; using "${d.mode}".`)}`);
   let network = d.network;
   if (typeof raw.network === 'boolean') network = raw.network;
-  else if (raw.network !== undefined && raw.network !== null) problems.push(`${prefix}network should be true or false; using false.`);
+  else if (raw.network !== undefined && raw.network !== null) problems.push(`${names.network} should be true or false${instead('; using false.')}`);
   let networkCommands: string[] = [];
   if (Array.isArray(raw.networkCommands)) {
     const valid = raw.networkCommands.filter((c): c is string => typeof c === 'string' && c.trim() !== '').map((c) => c.trim().replace(/\s+/g, ' '));
-    if (valid.length !== raw.networkCommands.length) problems.push(`${prefix}networkCommands: ignored entries that are not command prefixes (non-empty strings).`);
+    if (valid.length !== raw.networkCommands.length) problems.push(`${names.networkCommands} needs a command prefix, e.g. "npm install"${instead('; ignored entries that are not one.')}`);
     networkCommands = [...new Set(valid)];
   } else if (raw.networkCommands !== undefined && raw.networkCommands !== null) {
-    problems.push(`${prefix}networkCommands should be a list of command prefixes such as ["npm install"]; ignored.`);
+    problems.push(`${names.networkCommands} should be a list of command prefixes such as ["npm install"]; ignored.`);
   }
   const writablePaths: string[] = [];
   if (Array.isArray(raw.writablePaths)) {
     for (const entry of raw.writablePaths) {
       const expanded = typeof entry === 'string' && home !== undefined ? entry.trim().replace(/^~(?=$|[\\/])/, home) : entry;
       if (typeof expanded === 'string' && isAbsolute(expanded)) writablePaths.push(expanded.replace(/[\\/]+$/, '') || '/');
-      else problems.push(`${prefix}writablePaths: ignored ${JSON.stringify(entry)} (use an absolute path or ~/…).`);
+      else if (names.fallsBack) problems.push(`${names.writablePaths}: ignored ${JSON.stringify(entry)} (use an absolute path or ~/…).`);
+      else problems.push(`${names.writablePaths} needs a folder, absolute or ~/…, got ${JSON.stringify(entry)}`);
     }
   } else if (raw.writablePaths !== undefined && raw.writablePaths !== null) {
-    problems.push(`${prefix}writablePaths should be a list of folders such as ["~/.npm"]; ignored.`);
+    problems.push(`${names.writablePaths} should be a list of folders such as ["~/.npm"]; ignored.`);
   }
   return { mode, network, networkCommands, writablePaths: [...new Set(writablePaths)] };
 }

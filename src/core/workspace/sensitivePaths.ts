@@ -134,6 +134,19 @@ export class SensitivePaths {
   }
 }
 
+/**
+ * The matcher for the host's extra patterns as they are now, built again only when they change: the gate and
+ * the sandbox ask on every call, and the host re-reads its settings each time.
+ */
+export function sensitivePathsCache(): (extraPatterns: readonly string[]) => SensitivePaths {
+  let cached: { key: string; paths: SensitivePaths } | undefined;
+  return (extra) => {
+    const key = JSON.stringify(extra);
+    if (cached?.key !== key) cached = { key, paths: new SensitivePaths(extra) };
+    return cached.paths;
+  };
+}
+
 const GLOB_OPTIONS = { dot: true, nocase: true };
 
 function globOf(p: SensitivePattern): { anchored: boolean; glob: string } {

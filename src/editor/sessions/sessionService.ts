@@ -14,6 +14,7 @@ import type { SessionMeta, SessionRecorder } from '../../persistence/sessionReco
 import type { SessionStore, SessionStoreOptions } from '../../persistence/sessionStore';
 import type { ExportFormat, SessionInfo, StoredMessage } from '../../persistence/types';
 import { unfinishedRun, type PlanRun } from '../../persistence/planRuns';
+import { kvPortOf } from '../../persistence/kvPort';
 
 export interface SessionServiceOptions {
   /** The database file (globalStorage/sessions.db). */
@@ -135,13 +136,7 @@ export class EditorSessionService {
   async kv(): Promise<KeyValuePort | undefined> {
     const store = await this.store();
     if (!store || this.readOnlyMode) return undefined;
-    return {
-      get: async (key) => {
-        const v = await store.getKv(key);
-        return typeof v === 'string' ? v : undefined;
-      },
-      set: (key, value) => store.setKv(key, value),
-    };
+    return kvPortOf(store);
   }
 
   async list(): Promise<SessionInfo[]> {

@@ -114,7 +114,7 @@ export class McpAuthSession {
       if (challenge.retried) throw new SignInFailed(`MCP server "${o.server}" refuses the token its authorization server just issued${challenge.error ? ` (${challenge.error})` : ''}`);
       return this.machineGrant(challenge);
     }
-    if (challenge.status === 401 && !challenge.retried && (await this.refresh())) return;
+    // A 401 reached here after fetch() tried the refresh token already (withoutUser): only the user can help now.
     if (challenge.status === 403 && this.grantedScope !== undefined && coversScope(this.grantedScope, challenge.scope)) {
       throw new SignInFailed(
         `MCP server "${o.server}" still refuses${challenge.scope ? ` (it wants scope "${challenge.scope}")` : ''} although you just signed in with ${this.grantedScope ? `scope "${this.grantedScope}"` : 'the scope it asked for'}; not asking again`,

@@ -10,6 +10,9 @@ import type { ProtectedPath, SandboxPolicy, SandboxSupport } from '../../core/po
 import { bwrapArgs } from './bwrapArgs';
 import { seatbeltProfile } from './seatbeltProfile';
 import { unixSocketFilter } from './seccompFilter';
+import { shellQuote } from '../../shared/shellQuote';
+
+export { shellQuote };
 
 export interface SandboxLauncherOptions {
   platform?: NodeJS.Platform;
@@ -260,10 +263,4 @@ function once(fn: () => void): () => void {
 
 function firstLine(text: string | undefined): string {
   return (text ?? '').trim().split('\n')[0]?.trim() ?? '';
-}
-
-/** One argument for a POSIX shell (also read right by bash, zsh and fish). */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -20,7 +20,7 @@ test('records are kept per server URL in a file only the user can read', async (
   assert.deepEqual(await new FileAuthStore(file).get('https://b.example/mcp'), record('https://b.example/mcp'));
   assert.equal(await store.delete('https://a.example/mcp'), true);
   assert.equal(await store.delete('https://a.example/mcp'), false);
-  assert.deepEqual(store.servers(), ['https://b.example/mcp']);
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, 'utf8')).servers), ['https://b.example/mcp']);
 });
 
 test('a file others could read is made private again, with a warning; a damaged one is replaced', async () => {
@@ -42,4 +42,12 @@ test('a file others could read is made private again, with a warning; a damaged 
 
 test('the default file follows XDG_CONFIG_HOME', () => {
   assert.equal(defaultAuthFile({ XDG_CONFIG_HOME: '/x/cfg' }), '/x/cfg/localharness/mcp-auth.json');
+});
+
+test('a folder others can write is not used for sign-ins', { skip: process.platform === 'win32' }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lh-auth-'));
+  chmodSync(dir, 0o777);
+  const store = new FileAuthStore(path.join(dir, 'mcp-auth.json'));
+  await assert.rejects(store.set('https://a.example/mcp', record('https://a.example/mcp')), /is not a folder only you can write/);
+  assert.equal(await store.get('https://a.example/mcp'), undefined);
 });

@@ -29,3 +29,11 @@ test('an unknown mode, an empty prefix, network flags with --sandbox off, or san
   assert.throws(() => run('--sandbox-write', ''), /--sandbox-write needs a folder/);
   assert.throws(() => parseCli(['query', '--sandbox', 'off', 'text'], {}, '/ws'), UsageError);
 });
+
+test('a bad --sandbox-write folder is named as such, not as a missing network prefix', () => {
+  assert.throws(() => run('--sandbox-write', '~bob/cache'), (err: Error) => {
+    assert.ok(err instanceof UsageError);
+    assert.equal(err.message, '--sandbox-write needs a folder, absolute or ~/…, got "~bob/cache"');
+    return true;
+  });
+});
