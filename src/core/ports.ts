@@ -75,8 +75,6 @@ export interface RunResult {
 
 export interface ProcessRunner {
   run(command: string, options: RunOptions): Promise<RunResult>;
-  /** Whether `options.sandbox` can be honoured (absent: never). May probe the system the first time. */
-  sandboxSupport?(): SandboxSupport;
 }
 
 export interface Clock {

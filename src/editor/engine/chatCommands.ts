@@ -36,7 +36,7 @@ export class ChatCommands {
       const runner = this.deps.createRunner(engine.createFallbackRunner(launcher), launcher);
       const sandbox = engine.createEditorSandbox({
         settings: () => this.settings,
-        runner: () => runner,
+        launcher,
         extraPatterns: this.deps.extraPatterns,
         notice: this.deps.notice,
       });

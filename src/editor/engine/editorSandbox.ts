@@ -1,8 +1,8 @@
 // The command sandbox of an editor chat: the user's `localharness.sandbox.*` settings (re-read every turn), the
-// terminal runner's sandbox, and what the dialogs and the notice tell the user to do. No 'vscode' import.
+// sandbox launcher's support, and what the dialogs and the notice tell the user to do. No 'vscode' import.
 import { CommandSandbox } from '../../core/sandbox/commandSandbox';
 import type { SandboxSettings } from '../../core/sandbox/sandboxSettings';
-import type { ProcessRunner } from '../../core/ports';
+import type { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 
 export const EDITOR_SANDBOX_HINTS = {
   network:
@@ -12,8 +12,8 @@ export const EDITOR_SANDBOX_HINTS = {
 
 export interface EditorSandboxDeps {
   settings: () => SandboxSettings;
-  /** The runner of the chat (its sandbox support); undefined before the first turn. */
-  runner: () => ProcessRunner | undefined;
+  /** The chat's sandbox launcher (the terminal runner and its fallback launch through it). */
+  launcher: Pick<SandboxLauncher, 'support'>;
   extraPatterns: () => readonly string[];
   /** The notice when commands cannot be confined (the chat and the log). */
   notice: (message: string) => void;
@@ -22,7 +22,7 @@ export interface EditorSandboxDeps {
 export function createEditorSandbox(deps: EditorSandboxDeps): CommandSandbox {
   return new CommandSandbox({
     settings: deps.settings,
-    support: () => deps.runner()?.sandboxSupport?.() ?? { available: false, kind: 'none', reason: 'commands have not started yet' },
+    support: () => deps.launcher.support(),
     extraPatterns: deps.extraPatterns,
     hints: EDITOR_SANDBOX_HINTS,
     onNotice: deps.notice,

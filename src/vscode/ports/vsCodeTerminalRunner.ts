@@ -5,7 +5,7 @@
 // A sandboxed command is sent as the sandbox's own line (`bwrap --args 3 /bin/sh -c '…' 3<policy`), so the terminal
 // shows what really runs; Ctrl+C ends bubblewrap, and with it every process in the sandbox.
 import * as vscode from 'vscode';
-import type { ProcessRunner, RunOptions, RunResult, SandboxSupport } from '../../core/ports';
+import type { ProcessRunner, RunOptions, RunResult } from '../../core/ports';
 import type { SandboxLauncher, ShellLaunch } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../../editor/log/logger';
 import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from '../../editor/ports/terminalText';
@@ -46,10 +46,6 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
         if (t === this.terminal) this.terminal = undefined;
       }),
     );
-  }
-
-  sandboxSupport(): SandboxSupport {
-    return this.options.sandbox?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' };
   }
 
   /** One command at a time: they share the terminal. */

@@ -59,7 +59,7 @@ async function editorTurn(options: { ollamaHost: string; workspace: string; user
   const launcher = options.sandboxed ? createSandboxLauncher() : undefined;
   const runner = launcher ? createFallbackRunner(launcher) : new NodeProcessRunner();
   const notices: string[] = [];
-  const sandbox = launcher ? createEditorSandbox({ settings: () => settings.sandbox, runner: () => runner, extraPatterns: () => [], notice: (m) => notices.push(m) }) : undefined;
+  const sandbox = launcher ? createEditorSandbox({ settings: () => settings.sandbox, launcher, extraPatterns: () => [], notice: (m) => notices.push(m) }) : undefined;
   const session = createEditorSession({
     provider: createChatProvider(settings, undefined, log),
     model: settings.model,
