@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
-import type { KeyValuePort } from '../../../src/core/context/calibration';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { systemClock } from '../../../src/core/ports';
 import { runSetupCheck } from '../../../src/core/setupCheck/runSetupCheck';
@@ -22,16 +21,7 @@ import { SetupCheckMemory } from '../../../src/editor/setupCheck/setupCheckMemor
 import { startFakeOllamaServer } from '../../helpers/fakeLlm';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
 import { setupProbeModel } from '../../helpers/weakModels';
-
-class GlobalState implements KeyValuePort {
-  readonly map = new Map<string, string>();
-  get(key: string) {
-    return this.map.get(key);
-  }
-  set(key: string, value: string) {
-    this.map.set(key, value);
-  }
-}
+import { MemoryKv as GlobalState } from '../../helpers/memoryKv';
 
 test('a check kept by the editor: the next session starts in xml mode and budgets the window the server runs', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lh-setup-editor-'));

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createContextManager } from '../../../src/core/contextWindow/contextManager';
-import type { KeyValuePort } from '../../../src/core/context/calibration';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, ProviderCapabilities, StreamDelta } from '../../../src/core/provider';
 import { CompressionBudget } from '../../../src/core/contextWindow/compressionBudget';
+import { MemoryKv } from '../../helpers/memoryKv';
 
 const signal = new AbortController().signal;
 
@@ -40,16 +40,6 @@ class RunningContextModel implements ChatProvider {
   async runningContextLength(): Promise<number | undefined> {
     this.psCalls++;
     return this.running;
-  }
-}
-
-class MemoryKv implements KeyValuePort {
-  readonly map = new Map<string, string>();
-  get(key: string) {
-    return this.map.get(key);
-  }
-  set(key: string, value: string) {
-    this.map.set(key, value);
   }
 }
 

@@ -2,20 +2,10 @@
 // no report), the window memory the working window reads, and the protocol a session starts in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyValuePort } from '../../../src/core/context/calibration';
 import { readRememberedWindow, rememberedWindowKey } from '../../../src/core/context/workingWindow';
 import { checkedToolProtocol, keepSetupCheck, loadSetupReport, setupReportKey } from '../../../src/core/setupCheck/memory';
 import { sampleReport } from './sampleReport';
-
-class MemoryKv implements KeyValuePort {
-  readonly map = new Map<string, string>();
-  get(key: string) {
-    return this.map.get(key);
-  }
-  set(key: string, value: string) {
-    this.map.set(key, value);
-  }
-}
+import { MemoryKv } from '../../helpers/memoryKv';
 
 const provider = { id: 'ollama' as const, baseUrl: 'http://127.0.0.1:11434' };
 
