@@ -13,6 +13,10 @@ export interface FileStat {
 export interface FileSystemPort {
   readFile(path: string): Promise<string>;
   writeFile(path: string, content: string): Promise<void>;
+  /** The file's exact bytes on disk (decoding is the caller's business: encodings must survive an edit). */
+  readBytes(path: string): Promise<Uint8Array>;
+  /** Replace the file's bytes exactly (atomically where the host can). */
+  writeBytes(path: string, data: Uint8Array): Promise<void>;
   /** Stat without following a final symlink; undefined when nothing is there. */
   lstat(path: string): Promise<FileStat | undefined>;
   /** Resolve every symlink in the path (the path must exist). */

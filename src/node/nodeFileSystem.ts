@@ -18,6 +18,14 @@ export class NodeFileSystem implements FileSystemPort {
    * file, a crash leaves the old content, and a symlink or hard link at the target is replaced, never written through.
    */
   async writeFile(file: string, content: string): Promise<void> {
+    await this.writeBytes(file, Buffer.from(content, 'utf8'));
+  }
+
+  async readBytes(file: string): Promise<Uint8Array> {
+    return fsp.readFile(file);
+  }
+
+  async writeBytes(file: string, data: Uint8Array): Promise<void> {
     const dir = path.dirname(file);
     const existing = await this.lstat(file);
     // Keep the permissions of a file we replace (e.g. an executable script).
@@ -27,7 +35,7 @@ export class NodeFileSystem implements FileSystemPort {
     const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
     try {
       try {
-        await handle.writeFile(content, 'utf8');
+        await handle.writeFile(data);
         await handle.sync();
       } finally {
         await handle.close();

@@ -34,6 +34,15 @@ export class CheckpointingFileSystem implements FileSystemPort {
     await this.inner.writeFile(path, content);
   }
 
+  readBytes(path: string): Promise<Uint8Array> {
+    return this.inner.readBytes(path);
+  }
+
+  async writeBytes(path: string, data: Uint8Array): Promise<void> {
+    await this.sink.pushCheckpoint(path, await this.previous(path));
+    await this.inner.writeBytes(path, data);
+  }
+
   async rename(from: string, to: string): Promise<void> {
     // One undo step: the source comes back first (nothing of the user's is ever missing), then the destination goes.
     await this.sink.pushCheckpoints([

@@ -44,6 +44,24 @@ export class VsCodeFileSystem implements FileSystemPort {
     }
   }
 
+  /** The bytes on disk (an open document's unsaved edits are not bytes yet: readFile sees those). */
+  async readBytes(filePath: string): Promise<Uint8Array> {
+    try {
+      return this.isLocal(filePath) ? await nodeFs.readFile(filePath) : await vscode.workspace.fs.readFile(this.uri(filePath));
+    } catch (err) {
+      throw toFsError(err, filePath);
+    }
+  }
+
+  /** Exact bytes through the editor's file API; an open, unmodified document reloads them from disk. */
+  async writeBytes(filePath: string, data: Uint8Array): Promise<void> {
+    try {
+      await vscode.workspace.fs.writeFile(this.uri(filePath), data);
+    } catch (err) {
+      throw toFsError(err, filePath);
+    }
+  }
+
   async lstat(filePath: string): Promise<FileStat | undefined> {
     if (this.isLocal(filePath)) {
       try {

@@ -153,6 +153,8 @@ class UnusedFileSystem implements FileSystemPort {
   }
   readFile(): Promise<string> { return this.fail(); }
   writeFile(): Promise<void> { return this.fail(); }
+  readBytes(): Promise<Uint8Array> { return this.fail(); }
+  writeBytes(): Promise<void> { return this.fail(); }
   lstat(): Promise<FileStat | undefined> { return this.fail(); }
   realpath(p: string): Promise<string> { return Promise.resolve(p); }
   readDirectory(): Promise<Array<{ name: string; kind: FileKind }>> { return this.fail(); }
