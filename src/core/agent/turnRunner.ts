@@ -25,8 +25,11 @@ export interface TextReplyState {
 }
 
 export type TextReplyDecision =
-  /** End the turn. `notice` is emitted first; `result` replaces the reply text as the turn's result (e.g. a static answer after an empty reply). */
-  | { action: 'end'; notice?: string; result?: string }
+  /**
+   * End the turn. `notice` is emitted first; `result` replaces the reply text as the turn's result (e.g. a static
+   * answer after an empty reply); `error` ends it as failed instead of completed (a reply that was never whole).
+   */
+  | { action: 'end'; notice?: string; result?: string; error?: string }
   /**
    * Keep going: the assistant text stays in history, then `nudge` is sent as a user message.
    * `withoutTools`: the next model call offers no tools (a final "summarise what you did" request).
@@ -213,6 +216,10 @@ export async function runTurn(
           continue;
         }
         if (decision.notice) bus.emit({ type: 'notice', message: decision.notice });
+        if (decision.error) {
+          bus.emit({ type: 'error', message: decision.error });
+          return end({ reason: 'error', error: decision.error, rounds: round + 1 });
+        }
         return end({ reason: 'completed', result: decision.result ?? reply.text, rounds: round + 1 });
       }
 

@@ -16,6 +16,9 @@ import { streamProtocolReply, type ProtocolReply, type ReplySink } from '../tool
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 import { toolBlockFeedback, type ToolBlockError } from '../toolProtocol/toolBlock';
+import { nativeCallFeedback } from '../toolProtocol/callFeedback';
+import { SYNTAX_NAMES, type CallSyntaxId } from '../toolProtocol/callSyntaxes';
+import { cutGiveUp, cutNotice, cutNudge, MAX_CUT_RETRIES, raisedOutputLimit, type Cut } from './outputLimit';
 import { ToolIndex, localNaming, type ToolNaming } from '../toolProtocol/toolIndex';
 import type { Sleep } from './backoff';
 import type { ModelEndpoint } from './failureText';
@@ -108,8 +111,14 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   let protocolNotice: string | undefined;
   let lastErrors: ToolBlockError[] = [];
   let lastIndex = new ToolIndex([], naming);
+  let lastMode: ToolProtocol = 'native';
+  let lastSyntaxes: CallSyntaxId[] = [];
   let corrections = 0;
   let handovers = 0;
+  // A reply cut at the output limit: the raised limit for the rest of the turn, and how often it happened.
+  let lastCut: { cut: Cut; generated: number | undefined } | undefined;
+  let outputLimit: number | undefined;
+  let cuts = 0;
 
   const decideProtocol = async (signal: AbortSignal): Promise<ToolProtocol> => {
     if (settings.toolProtocol === 'auto' && options.checkedProtocol) {
@@ -139,6 +148,9 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     lastErrors = [];
     corrections = 0;
     handovers = 0;
+    lastCut = undefined;
+    outputLimit = undefined;
+    cuts = 0;
   };
 
   /** Tools the model named but was not offered, offered now; undefined when there is nothing to hand over. */
@@ -171,7 +183,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
         ...(options.think !== undefined && { think: options.think }),
         ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
         ...(options.temperature !== undefined && { temperature: options.temperature }),
-        ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+        ...((outputLimit ?? options.maxTokens) !== undefined && { maxTokens: outputLimit ?? options.maxTokens }),
       },
       // A weak model may call a tool it saw earlier but that this request did not offer: it still runs.
       { mode, index, known, validate: settings.recoverJsonToolCalls ? validate : () => false },
@@ -205,7 +217,20 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     }, signal);
     lastErrors = reply.protocolErrors;
     lastIndex = index;
-    if (reply.recovered.length) notice(`The model wrote a tool call as text instead of calling it; running it (${reply.recovered.join(', ')}).`);
+    lastMode = mode;
+    lastSyntaxes = reply.syntaxes;
+    if (reply.recovered.length) {
+      const families = reply.syntaxes.filter((s) => s !== 'json' && s !== 'text-protocol').map((s) => SYNTAX_NAMES[s]);
+      const how = families.length ? ` (${families.join(', ')})` : '';
+      notice(`The model wrote a tool call as text${how} instead of calling it; running it (${reply.recovered.join(', ')}).`);
+    }
+    lastCut = undefined;
+    if (reply.cut) {
+      const generated = reply.usage?.completionTokens;
+      lastCut = { cut: reply.cut, generated };
+      cuts++;
+      outputLimit = raisedOutputLimit(outputLimit ?? options.maxTokens, generated);
+    }
     if (reply.usage) bus.emit({ type: 'usage', ...reply.usage });
     return {
       text: reply.text,
@@ -238,7 +263,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     }
     if (errors.length) {
       notices.push(`Some of the model's tool calls could not be read (${describeErrors(errors)}); sent it a correction.`);
-      nudges.push(toolBlockFeedback(errors, lastIndex));
+      nudges.push(feedback(errors));
     }
     if (verdict.kind === 'warn') {
       notices.push(`The model called ${verdict.name} with the same arguments ${verdict.count} times in a row; told it to change approach.`);
@@ -249,14 +274,25 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
     return { action: 'run', ...(notices.length && { notice: notices.join(' ') }), ...(nudges.length && { nudge: nudges.join('\n\n') }) };
   };
 
+  /** The correction names the syntax expected: `<tool>` blocks in the text protocol, else a native call. */
+  const feedback = (errors: readonly ToolBlockError[]) =>
+    lastMode === 'xml' ? toolBlockFeedback(errors, lastIndex) : nativeCallFeedback(errors, lastIndex, lastSyntaxes);
+
   const onTextReply = (state: TextReplyState): TextReplyDecision => {
     const errors = lastErrors;
     lastErrors = [];
+    // A cut reply is never the answer: the model is told and goes on (with a larger limit), or the turn stops.
+    const cut = lastCut;
+    lastCut = undefined;
+    if (cut) {
+      if (cuts > MAX_CUT_RETRIES) return { action: 'end', error: cutGiveUp(cut.generated) };
+      return { action: 'continue', nudge: cutNudge(cut.cut), notice: cutNotice(cut.cut, cut.generated, outputLimit!, cuts) };
+    }
     if (errors.length && corrections < settings.maxToolFormatCorrections) {
       corrections++;
       return {
         action: 'continue',
-        nudge: toolBlockFeedback(errors, lastIndex),
+        nudge: feedback(errors),
         notice: `The model's tool call could not be read (${describeErrors(errors)}); sent it a correction (${corrections}/${settings.maxToolFormatCorrections}).`,
       };
     }

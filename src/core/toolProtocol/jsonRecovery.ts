@@ -51,7 +51,8 @@ export function recoverJsonToolCalls(text: string, isValid: CallValidator, newId
   return { calls, text: rest };
 }
 
-function asCall(item: unknown, newId: () => string): ToolCall | undefined {
+/** `{name, arguments}` (or the OpenAI `{function: {…}}` shape, or `tool_name`/`parameters`…) as a call; undefined otherwise. */
+export function asCall(item: unknown, newId: () => string): ToolCall | undefined {
   if (!item || typeof item !== 'object' || Array.isArray(item)) return undefined;
   let obj = item as Record<string, unknown>;
   if (obj.function && typeof obj.function === 'object') obj = obj.function as Record<string, unknown>;

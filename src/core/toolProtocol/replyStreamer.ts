@@ -1,16 +1,18 @@
 // One model call with the tool protocol applied: streams thinking and visible text to a sink, separates
-// `<think>` blocks, hides `<tool>` markup in xml mode and turns it into tool calls, and recovers calls the
-// model printed as JSON. Tool calls are only returned, never run here.
+// `<think>` blocks, and turns calls written as text (`<tool>` blocks, each model family's own syntax, JSON) into
+// tool calls, hidden from the answer. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { toChatRequest, type ChatProvider } from '../provider';
 import { readDeltas } from '../streamDeltas';
 import type { RoundReply } from '../agent/round';
-import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
+import { CallTextReader, type ReadPiece } from './callTextReader';
+import type { CallValidator } from './jsonRecovery';
 import type { ToolProtocol } from './protocolSetting';
 import { TagStreamSplitter, type TagSegment } from './tagStream';
-import { parseToolBlock, type ToolBlockError } from './toolBlock';
+import type { ToolBlockError } from './toolBlock';
 import type { ToolIndex } from './toolIndex';
+import type { CallSyntaxId, Region } from './writtenCalls';
 
 /** Where the streamed parts of a reply go (the event bus, through the retry guard). */
 export interface ReplySink {
@@ -36,32 +38,38 @@ export interface ReplyParsing {
   index: ToolIndex;
   /** Tools a call may name (default: `index`): a weak model may call one it saw before but that this call did not offer. */
   known?: ToolIndex;
-  /** Whether a call recovered from JSON text is runnable. */
+  /** Whether a call recovered from JSON text is runnable (the family syntaxes are unambiguous and need no check). */
   validate: CallValidator;
   newId?: () => string;
 }
 
 export interface ProtocolReply extends RoundReply {
-  /** Problems with `<tool>` blocks, for corrective feedback. */
+  /** Problems with calls written as text (`<tool>` blocks, family syntaxes), for corrective feedback. */
   protocolErrors: ToolBlockError[];
-  /** Names of calls recovered from JSON in the text. */
+  /** Names of calls read from text in a syntax other than the text protocol's `<tool>` blocks. */
   recovered: string[];
+  /** The syntaxes of the calls (and unreadable calls) written as text, in the order first seen. */
+  syntaxes: CallSyntaxId[];
+  /**
+   * The server stopped the reply at its output limit (`length`). Its calls, native or written, are dropped: a cut
+   * call is never run. `calls`: the dropped calls' names; `partialCall`: a call was cut or dropped.
+   */
+  cut?: { calls: string[]; partialCall: boolean };
 }
-
-export const TOOL_TAGS = ['tool', 'tool_call'] as const;
 
 export async function streamProtocolReply(request: ModelCallRequest, parsing: ReplyParsing, sink: ReplySink): Promise<ProtocolReply> {
   const newId = parsing.newId ?? (() => `call_${randomUUID().slice(0, 8)}`);
-  const reply: ProtocolReply = { text: '', thinking: '', toolCalls: [], finishReason: '', protocolErrors: [], recovered: [] };
+  const reply: ProtocolReply = { text: '', thinking: '', toolCalls: [], finishReason: '', protocolErrors: [], recovered: [], syntaxes: [] };
   const nativeTools: ToolDefinition[] = parsing.mode === 'native' ? parsing.index.tools.map((t) => t.definition) : [];
   // `known`: what a call may name. Even a request without tools (a final summary request) may get a call back
   // from a model that recovered; the caller passes the registry then, and the call runs through the gate.
   const known = parsing.known ?? parsing.index;
   const think = new TagStreamSplitter({ tags: ['think'], streamBlocks: true });
-  // Native mode too: a model that writes `<tool>` / `<tool_call>` markup into its text (Hermes/Qwen style) means a
-  // call; the markup is never shown as an answer.
-  const tools = new TagStreamSplitter({ tags: TOOL_TAGS, jsonAware: true });
-  let blocks = 0;
+  // Every mode reads the call syntaxes of the table: a model that writes its own family's call syntax into the
+  // text (the server did not parse it) means a call; the call text is never shown as an answer.
+  const reader = new CallTextReader({ known, validate: parsing.validate, newId });
+  let regions = 0;
+  let unfinished = false;
 
   const onThinking = (text: string) => {
     if (!text) return;
@@ -73,23 +81,28 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
     reply.text += text;
     sink.text(text);
   };
-  const onBlock = (content: string) => {
-    blocks++;
-    if (known.size === 0) return; // nothing could be called: drop stray markup
-    const parsed = parseToolBlock(content, known, newId);
-    reply.toolCalls.push(...parsed.calls);
-    reply.protocolErrors.push(...parsed.errors);
+  const onRegion = (region: Region) => {
+    if (region.thinking) onThinking(region.thinking);
+    if (region.prose !== undefined) onVisible(region.prose);
+    if (region.calls.length === 0 && region.errors.length === 0) return;
+    regions++;
+    if (known.size === 0) return; // nothing could be called: drop stray call text
+    if (region.unfinished) unfinished = true;
+    if (!reply.syntaxes.includes(region.syntax)) reply.syntaxes.push(region.syntax);
+    reply.toolCalls.push(...region.calls);
+    reply.protocolErrors.push(...region.errors);
+    if (region.syntax !== 'text-protocol') reply.recovered.push(...region.calls.map((c) => c.name));
   };
-  const toolStage = (segments: TagSegment[]) => {
-    for (const s of segments) {
-      if (s.kind === 'text') onVisible(s.text);
-      else if (s.kind === 'block') onBlock(s.content);
+  const readStage = (pieces: ReadPiece[]) => {
+    for (const p of pieces) {
+      if (p.kind === 'text') onVisible(p.text);
+      else onRegion(p.region);
     }
   };
   const textStage = (segments: TagSegment[]) => {
     for (const s of segments) {
       if (s.kind === 'block_part') onThinking(s.text);
-      else if (s.kind === 'text') toolStage(tools.push(s.text));
+      else if (s.kind === 'text') readStage(reader.push(s.text));
     }
   };
 
@@ -103,35 +116,15 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   });
 
   textStage(think.end().segments);
-  const end = tools.end();
-  toolStage(end.segments);
-  if (end.unterminated) {
-    blocks++;
-    if (known.size > 0) finishUnterminated(end.unterminated.content, known, newId, reply);
-  }
-  if (parsing.mode === 'xml' || blocks > 0) reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
+  readStage(reader.end());
+  if (parsing.mode === 'xml' || regions > 0) reply.text = reply.text.replace(/\n{3,}/g, '\n\n').trim();
 
-  if (reply.toolCalls.length === 0 && reply.protocolErrors.length === 0 && known.size > 0) {
-    const recovered = recoverJsonToolCalls(reply.text, parsing.validate, newId);
-    if (recovered.calls.length > 0) {
-      reply.toolCalls = recovered.calls;
-      reply.text = recovered.text;
-      reply.recovered = recovered.calls.map((c) => c.name);
-    }
+  if (reply.finishReason === 'length') {
+    // A reply cut at the output limit: whatever call it holds may be cut too, so none of them runs.
+    reply.cut = { calls: reply.toolCalls.map((c) => c.name), partialCall: unfinished || reply.toolCalls.length > 0 || reply.protocolErrors.length > 0 };
+    reply.toolCalls = [];
+    reply.protocolErrors = [];
+    reply.recovered = [];
   }
   return reply;
 }
-
-/** The model stopped inside a `<tool>` block: use the call if the JSON is whole, else say what is missing. */
-function finishUnterminated(content: string, index: ToolIndex, newId: () => string, reply: ProtocolReply): void {
-  const parsed = parseToolBlock(content, index, newId);
-  if (parsed.calls.length > 0 && parsed.errors.length === 0) {
-    reply.toolCalls.push(...parsed.calls);
-    return;
-  }
-  reply.protocolErrors.push({
-    kind: 'parse_error',
-    message: `The <tool> block was not closed with </tool>, and what came before is not a complete call: ${parsed.errors[0]?.message ?? 'incomplete JSON'}`,
-  });
-}
-
