@@ -113,6 +113,8 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   let lastIndex = new ToolIndex([], naming);
   let lastMode: ToolProtocol = 'native';
   let lastSyntaxes: CallSyntaxId[] = [];
+  /** The syntax the setup check saw this model print its calls in, for the correction's wording. */
+  let checkedSyntax: CallSyntaxId | undefined;
   let corrections = 0;
   let handovers = 0;
   // A reply cut at the output limit: the raised limit for the rest of the turn, and how often it happened.
@@ -126,6 +128,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
       const checked = await options.checkedProtocol(options.provider, options.model).catch(() => undefined);
       if (checked) {
         protocolNotice = checked.notice;
+        checkedSyntax = checked.callSyntax;
         return checked.protocol;
       }
     }
@@ -276,7 +279,9 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
 
   /** The correction names the syntax expected: `<tool>` blocks in the text protocol, else a native call. */
   const feedback = (errors: readonly ToolBlockError[]) =>
-    lastMode === 'xml' ? toolBlockFeedback(errors, lastIndex) : nativeCallFeedback(errors, lastIndex, lastSyntaxes);
+    lastMode === 'xml'
+      ? toolBlockFeedback(errors, lastIndex)
+      : nativeCallFeedback(errors, lastIndex, lastSyntaxes.length || !checkedSyntax ? lastSyntaxes : [checkedSyntax]);
 
   const onTextReply = (state: TextReplyState): TextReplyDecision => {
     const errors = lastErrors;

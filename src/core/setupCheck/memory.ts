@@ -6,6 +6,7 @@ import type { KeyValuePort } from '../context/calibration';
 import { writeRememberedWindow } from '../context/workingWindow';
 import type { ChatProvider } from '../provider';
 import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
+import { CALL_SYNTAX_IDS, isFamilySyntax, SYNTAX_NAMES } from '../toolProtocol/callSyntaxes';
 import type { SetupReport } from './report';
 import type { SetupCheckResult } from './runSetupCheck';
 
@@ -23,7 +24,12 @@ const reportSchema = z.looseObject({
   model: z.string(),
   server: finding.extend({ reachable: z.boolean(), models: z.array(z.string()) }),
   window: finding.extend({ budget: z.number().optional() }),
-  tools: finding.extend({ setting: z.enum(['auto', 'native', 'xml']), protocol: z.enum(['native', 'xml']).optional() }),
+  tools: finding.extend({
+    setting: z.enum(['auto', 'native', 'xml']),
+    protocol: z.enum(['native', 'xml']).optional(),
+    // A syntax a later version no longer knows is forgotten, not the whole report.
+    callSyntax: z.enum(CALL_SYNTAX_IDS).optional().catch(undefined),
+  }),
   speed: finding,
   cache: finding.extend({ state: z.enum(['works', 'none', 'unknown']) }),
   embedding: finding.extend({ models: z.array(z.looseObject({ name: z.string(), ok: z.boolean() })) }),
@@ -61,10 +67,20 @@ export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: 
 export function checkedToolProtocol(store: KeyValuePort): CheckedToolProtocol {
   return async (provider, model) => {
     const report = await loadSetupReport(store, provider.id, provider.baseUrl, model);
-    if (report?.tools.protocol !== 'xml') return undefined;
+    if (!report) return undefined;
     const when = new Date(report.checkedAt).toISOString().slice(0, 10);
+    const syntax = report.tools.callSyntax;
+    if (report.tools.protocol === 'native' && isFamilySyntax(syntax)) {
+      return {
+        protocol: 'native',
+        callSyntax: syntax!,
+        notice: `The setup check (${when}) found that ${report.model} writes its tool calls as text in its own format (${SYNTAX_NAMES[syntax!]}); they are read and run as tool calls.`,
+      };
+    }
+    if (report.tools.protocol !== 'xml') return undefined;
     return {
       protocol: 'xml',
+      ...(syntax && { callSyntax: syntax }),
       notice: `The setup check (${when}) found that ${report.model} does not call tools natively; using text-based tool calls (<tool> blocks) from the start. Run the check again after changing the model or the server.`,
     };
   };

@@ -1,6 +1,7 @@
 // What the setup check found: one finding per question a user asks in the first hour with a local model (does
 // the server answer, what window does it really run, does the model call tools, how fast is it, does the prompt
 // cache work, is there an embedding model), each with a plain verdict and, where something is wrong, the fix.
+import type { CallSyntaxId } from '../toolProtocol/callSyntaxes';
 import type { ServerKind } from '../provider';
 import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 
@@ -73,6 +74,11 @@ export interface ToolsFinding extends Finding {
   setting: ToolProtocolSetting;
   /** The protocol Local Harness will use for this model. */
   protocol?: ToolProtocol;
+  /**
+   * The syntax the model printed its call in when it wrote it as text (a family's own, e.g. `mistral`; `json`; the
+   * text protocol's `text-protocol`), remembered per model (src/core/setupCheck/memory.ts).
+   */
+  callSyntax?: CallSyntaxId;
 }
 
 export interface SpeedFinding extends Finding {

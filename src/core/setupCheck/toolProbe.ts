@@ -4,6 +4,7 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import { isToolsUnsupportedError, type ToolProtocol } from '../toolProtocol/protocolSetting';
 import { streamProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
+import { SYNTAX_NAMES, type CallSyntaxId } from '../toolProtocol/callSyntaxes';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 import { ToolIndex } from '../toolProtocol/toolIndex';
@@ -32,6 +33,8 @@ const PROBE_MAX_TOKENS = 400;
 export interface ProbeResult {
   outcome: ProbeOutcome;
   /** What the model did, in a few words (for the report). */
+  /** The syntax the model wrote its call in, when it wrote it as text (src/core/toolProtocol/callSyntaxes.ts). */
+  syntax?: CallSyntaxId;
   detail: string;
   record?: CallRecord;
   error?: unknown;
@@ -76,12 +79,14 @@ export async function runToolProbe(provider: ObservedProvider, mode: ToolProtoco
     if (mode === 'native' && native > 0) {
       return good ? withRecord('native', 'called read_file through the API') : withRecord('bad_call', `called ${callNames(reply.toolCalls)} through the API, not read_file with a path`);
     }
+    const syntax = reply.syntaxes[0];
+    const withSyntax = (result: ProbeResult): ProbeResult => (syntax ? { ...result, syntax } : result);
     if (reply.toolCalls.length > 0) {
-      const how = reply.recovered.length > 0 ? 'as JSON in its answer' : 'as tool markup in its answer';
-      if (!good) return withRecord('bad_call', `wrote ${callNames(reply.toolCalls)} ${how}, not read_file with a path`);
-      return withRecord('text', mode === 'xml' && reply.recovered.length === 0 ? 'wrote a <tool> block calling read_file' : `wrote the read_file call ${how}`);
+      const how = syntax === 'json' ? 'as JSON in its answer' : syntax && syntax !== 'text-protocol' ? `as text in its answer (${SYNTAX_NAMES[syntax]})` : 'as tool markup in its answer';
+      if (!good) return withSyntax(withRecord('bad_call', `wrote ${callNames(reply.toolCalls)} ${how}, not read_file with a path`));
+      return withSyntax(withRecord('text', mode === 'xml' && syntax === 'text-protocol' ? 'wrote a <tool> block calling read_file' : `wrote the read_file call ${how}`));
     }
-    if (reply.protocolErrors.length > 0) return withRecord('bad_call', `wrote a tool block that could not be read: ${reply.protocolErrors[0]!.message}`);
+    if (reply.protocolErrors.length > 0) return withSyntax(withRecord('bad_call', `wrote a tool call as text that could not be read: ${reply.protocolErrors[0]!.message}`));
     return withRecord('none', `answered without calling the tool: "${clip(reply.text || reply.thinking)}"`);
   } catch (err) {
     if (options.signal.aborted) throw err;

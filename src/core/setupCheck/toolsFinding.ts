@@ -1,6 +1,7 @@
 // The tool-calling verdict from what the server says and what the probes showed, and the protocol a session uses.
 import type { ChatProvider, ServerKind } from '../provider';
 import type { ToolProtocol, ToolProtocolSetting } from '../toolProtocol/protocolSetting';
+import { isFamilySyntax, SYNTAX_NAMES } from '../toolProtocol/callSyntaxes';
 import type { ToolsFinding } from './report';
 import type { ProbeResult } from './toolProbe';
 
@@ -17,6 +18,8 @@ export interface ToolsInputs {
 /** The protocol `auto` settles on after the probes; undefined when the probes could not tell. */
 export function protocolFromProbes(native: ProbeResult | undefined, text: ProbeResult | undefined): ToolProtocol | undefined {
   if (native && (native.outcome === 'native' || native.outcome === 'bad_call')) return 'native';
+  // Its own family's call syntax, printed with the tools offered natively, is read as calls: no need for <tool> blocks.
+  if (native?.outcome === 'text' && isFamilySyntax(native.syntax)) return 'native';
   if (native?.outcome === 'error' || (!native && !text)) return undefined;
   // The native probe did not call the tool (or the server refused tools): text-based calls from the start.
   return text?.outcome === 'error' ? undefined : 'xml';
@@ -24,11 +27,13 @@ export function protocolFromProbes(native: ProbeResult | undefined, text: ProbeR
 
 export function toolsFinding(input: ToolsInputs): ToolsFinding {
   const { native, text, model, setting } = input;
+  const callSyntax = native?.syntax ?? text?.syntax;
   const base = {
     serverSays: input.serverSays,
     setting,
     ...(native && { nativeProbe: native.outcome }),
     ...(text && { textProbe: text.outcome }),
+    ...(callSyntax && { callSyntax }),
   };
   const details: string[] = [];
   if (input.serverSays !== 'unknown') details.push(`The server says ${model} ${input.serverSays === 'yes' ? 'supports' : 'does not support'} tool calling.`);
@@ -40,6 +45,16 @@ export function toolsFinding(input: ToolsInputs): ToolsFinding {
   const withProtocol = protocol ? { protocol } : {};
   if (protocol) details.push(`Local Harness uses ${protocol === 'native' ? 'native tool calls' : 'text-based tool calls (<tool> blocks)'}${setting === 'auto' ? '' : ' (your tool protocol setting)'}.`);
 
+  if (native?.outcome === 'text' && isFamilySyntax(native.syntax) && setting !== 'xml') {
+    return {
+      ...base,
+      ...withProtocol,
+      verdict: 'info',
+      summary: `${model} writes its tool calls as text in its own format (${SYNTAX_NAMES[native.syntax!]}) instead of through the API; Local Harness reads them as calls.`,
+      details,
+      fix: nativeToolsFix(input),
+    };
+  }
   if (native?.outcome === 'error') {
     return { ...base, ...withProtocol, verdict: 'failed', summary: `${model} did not answer the tool probe: ${native.detail}`, details, reason: 'the model does not answer' };
   }

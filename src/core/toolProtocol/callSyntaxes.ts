@@ -16,8 +16,15 @@ export const CALL_SYNTAXES: readonly CallSyntax[] = [
   jsonTextSyntax,
 ];
 
+export const CALL_SYNTAX_IDS = CALL_SYNTAXES.map((s) => s.id) as [CallSyntaxId, ...CallSyntaxId[]];
+
 export function syntaxLabel(id: CallSyntaxId): string {
   return CALL_SYNTAXES.find((s) => s.id === id)?.label ?? id;
+}
+
+/** A model family's own syntax (not JSON text, not the text protocol's `<tool>` blocks). */
+export function isFamilySyntax(id: CallSyntaxId | undefined): boolean {
+  return id !== undefined && id !== 'json' && id !== 'text-protocol';
 }
 
 /** Short names for notices and the setup check's report. */

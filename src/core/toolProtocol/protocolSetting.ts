@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
+import type { CallSyntaxId } from './writtenCalls';
 
 export const toolProtocolSettingSchema = z.enum(['native', 'xml', 'auto']);
 export type ToolProtocolSetting = z.infer<typeof toolProtocolSettingSchema>;
@@ -11,7 +12,10 @@ export type ToolProtocol = 'native' | 'xml';
  * What a setup check found about a model's tool calling, looked up per server and model (src/core/setupCheck/memory.ts):
  * with `auto`, it decides before the server's model info does, and its notice says why.
  */
-export type CheckedToolProtocol = (provider: Pick<ChatProvider, 'id' | 'baseUrl'>, model: string) => Promise<{ protocol: ToolProtocol; notice: string } | undefined>;
+export type CheckedToolProtocol = (
+  provider: Pick<ChatProvider, 'id' | 'baseUrl'>,
+  model: string,
+) => Promise<{ protocol: ToolProtocol; notice: string; /** The syntax the model printed its calls in. */ callSyntax?: CallSyntaxId } | undefined>;
 
 /**
  * auto: native when the server says the model supports tools (Ollama `/api/show` capabilities); when the

@@ -2,6 +2,7 @@
 // read_file tool, or told in the system prompt to write <tool> blocks, or asked to count. Each reply is a function
 // of the request alone: the tools it was offered, what the system prompt explains, what the user asks.
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
+import { renderCalls, type CallTextSyntax } from './callText';
 
 /** What the model does when a tool is offered through the API. */
 export type NativeHabit =
@@ -10,7 +11,9 @@ export type NativeHabit =
   /** Prints `{"name": …, "arguments": …}` in its answer instead (a template without tool parsing). */
   | 'json-text'
   /** Answers without calling anything (guesses). */
-  | 'none';
+  | 'none'
+  /** Prints the call in its family's own syntax (`family`), which the server did not parse. */
+  | 'family-text';
 
 /** What it does when the system prompt explains `<tool>` blocks: writes one, or answers without. */
 export type TextHabit = 'follows' | 'ignores';
@@ -18,6 +21,8 @@ export type TextHabit = 'follows' | 'ignores';
 export interface ProbeModelOptions {
   native: NativeHabit;
   text: TextHabit;
+  /** The family syntax of `family-text` (default Devstral's). */
+  family?: CallTextSyntax;
 }
 
 /** A reply for the setup check's requests; undefined for any other request (so it composes with other scripts). */
@@ -30,6 +35,7 @@ export function setupProbeModel(options: ProbeModelOptions): (body: ChatBody) =>
     const offered = toolNames(body);
     if (file && offered.includes('read_file')) {
       if (options.native === 'native') return { toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+      if (options.native === 'family-text') return { text: `Reading it.\n${renderCalls(options.family ?? 'devstral', [{ name: 'read_file', arguments: { path: file } }])}` };
       if (options.native === 'json-text') return { text: `I will read it first.\n{"name": "read_file", "arguments": {"path": "${file}"}}` };
       return { text: `The first line of ${file} is probably a greeting.` };
     }

@@ -10,6 +10,8 @@ import { createProvider } from '../../../src/providers';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle, type Script } from '../../helpers/fakeLlm';
 import type { PromptCacheOptions } from '../../helpers/fakeLlm/promptCache';
 import { setupProbeModel, type ProbeModelOptions } from '../../helpers/weakModels';
+import { checkedToolProtocol, keepSetupCheck } from '../../../src/core/setupCheck/memory';
+import { MemoryKv } from '../../helpers/memoryKv';
 
 const MODEL = 'coder:7b';
 
@@ -106,6 +108,28 @@ for (const wire of WIRES) {
       assert.equal(textOnly.report.tools.textProbe, 'text');
       assert.equal(textOnly.report.tools.protocol, 'xml');
       assert.match(textOnly.report.tools.summary, /answered the native probe without calling the tool/);
+    });
+
+    test("a model that prints calls in its family's own syntax: the syntax is reported and remembered, native calls kept", async () => {
+      for (const family of ['qwen3-coder', 'mistral', 'devstral', 'harmony'] as const) {
+        const { report } = await check(wire, { native: 'family-text', text: 'follows', family });
+        assert.equal(report.tools.nativeProbe, 'text', family);
+        assert.equal(report.tools.callSyntax, family);
+        assert.equal(report.tools.protocol, 'native', `${family}: its own syntax is read, no need for <tool> blocks`);
+        assert.equal(report.tools.verdict, 'info');
+        assert.match(report.tools.summary, /writes its tool calls as text in its own format \(.+\) instead of through the API; Local Harness reads them as calls/);
+        assert.match(report.tools.details.join(' '), /Native probe: wrote the read_file call as text in its answer \(/);
+        const kv = new MemoryKv();
+        await keepSetupCheck([kv], wire.provider(servers.at(-1)!), { report });
+        const remembered = await checkedToolProtocol(kv)(wire.provider(servers.at(-1)!), MODEL);
+        assert.equal(remembered?.protocol, 'native');
+        assert.equal(remembered?.callSyntax, family);
+        assert.match(remembered!.notice, /writes its tool calls as text in its own format/);
+      }
+      // JSON text stays what it was: the text protocol from the start, the syntax remembered with it.
+      const json = await check(wire, { native: 'json-text', text: 'follows' });
+      assert.equal(json.report.tools.callSyntax, 'json');
+      assert.equal(json.report.tools.protocol, 'xml');
     });
 
     test('a server without a prompt cache is told apart from one with', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { longWriteModel, SERVER_DEFAULT_LIMIT, type CutForm } from '../../helpers/weakModels/longWriteModel';
-import { noticesOf, runTurnOn, shownText, tempRoot, WIRES } from './inProcessTurn';
+import { lastContent, messagesOf, noticesOf, runTurnOn, shownText, tempRoot, WIRES } from './inProcessTurn';
 
 const ORIGINAL = Array.from({ length: 60 }, (_, i) => `function step${i}() { return ${i} * 2; } // step ${i} of the pipeline`).join('\n') + '\n';
 const NEW_LINE = "'use strict';";
@@ -31,14 +31,14 @@ for (const wire of WIRES) {
 
         const requests = run.server.requests;
         assert.equal(requests.length, 3);
-        const note = String(requests[1]!.messages!.at(-1)!.content);
+        const note = lastContent(requests[1]!);
         assert.match(note, /cut off at the output limit while you were writing a tool call, so the call was not run/);
         assert.match(note, /Split the work into smaller edits/);
         // The first request left the limit to the server; the retry asks for more, and nothing else of the prompt moved.
         assert.equal(model.limits[0], undefined);
         assert.ok((model.limits[1] ?? 0) >= 4096 && model.limits[1]! > SERVER_DEFAULT_LIMIT, `raised limit: ${model.limits[1]}`);
-        const before = requests[0]!.messages!;
-        assert.deepEqual(requests[1]!.messages!.slice(0, before.length), before, 'the prompt before the new messages is byte-identical');
+        const before = messagesOf(requests[0]!);
+        assert.deepEqual(messagesOf(requests[1]!).slice(0, before.length), before, 'the prompt before the new messages is byte-identical');
         assert.deepEqual(requests[1]!.tools, requests[0]!.tools);
 
         const notice = noticesOf(run.events).find((n) => /hit the output limit/.test(n));
@@ -60,7 +60,7 @@ for (const wire of WIRES) {
       );
       assert.equal(run.outcome.reason, 'completed');
       assert.equal(run.outcome.result, 'app.js doubles its input in sixty steps.');
-      assert.match(String(run.server.requests[1]!.messages!.at(-1)!.content), /cut off at the output limit before you finished\. Continue/);
+      assert.match(lastContent(run.server.requests[1]!), /cut off at the output limit before you finished\. Continue/);
       assert.ok(noticesOf(run.events).some((n) => /hit the output limit( \(\d+ tokens\))? before it finished; asked the model to continue/.test(n)));
     });
 

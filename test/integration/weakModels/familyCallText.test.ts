@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileTaskModel, fileTaskWorkspace, noteName, renamed, FILE_TASK } from '../../helpers/tasks/fileTask';
 import { CALL_TEXT_SYNTAXES, printsCallsAs, type TextCallHabit } from '../../helpers/weakModels/callText';
 import type { ChatBody, ScriptedReply } from '../../helpers/fakeLlm';
-import { noticesOf, runTurnOn, shownText, WIRES } from './inProcessTurn';
+import { lastContent, noticesOf, runTurnOn, shownText, WIRES } from './inProcessTurn';
 
 const NOTES = 5;
 /** list + a read and a move per note (the last move with task_completion). */
@@ -30,7 +30,7 @@ for (const wire of WIRES) {
         test(`${syntax}, ${habit === 'first' ? 'once (one call)' : habit === 'last' ? 'once (two calls in a reply)' : 'on every call'}: the 5-note rename completes`, async () => {
           const ws = fileTaskWorkspace(NOTES, 400);
           const task = fileTaskModel();
-          const model = printsCallsAs((request: ChatBody) => task(request), syntax, habit, (r: ScriptedReply) => (r.toolCalls?.length ?? 0) > 1);
+          const model = printsCallsAs((request: ChatBody, index: number) => task(request, index), syntax, habit, (r: ScriptedReply) => (r.toolCalls?.length ?? 0) > 1);
           const run = await runTurnOn(wire, model, ws, FILE_TASK);
           assert.deepEqual(task.failures, []);
           assert.equal(run.outcome.reason, 'task_completion', JSON.stringify(run.outcome));
@@ -61,10 +61,10 @@ for (const wire of WIRES) {
         const ws = fileTaskWorkspace(NOTES, 400);
         const task = fileTaskModel();
         let corrected = false;
-        const model = (request: ChatBody): ScriptedReply | undefined => {
+        const model = (request: ChatBody, index: number): ScriptedReply | undefined => {
           const last = request.messages?.at(-1);
           if (!corrected && typeof last?.content === 'string' && /could not be run/.test(last.content)) corrected = true;
-          return corrected ? task(request) : { text: `Listing.\n${broken}` };
+          return corrected ? task(request, index) : { text: `Listing.\n${broken}` };
         };
         const run = await runTurnOn(wire, model, ws, FILE_TASK);
         assert.equal(run.outcome.reason, 'task_completion');
@@ -72,7 +72,7 @@ for (const wire of WIRES) {
         assert.equal(run.server.requests.length, ROUNDS + 1, 'one correction round');
         const corrections = noticesOf(run.events).filter((n) => /could not be read/.test(n));
         assert.equal(corrections.length, 1, corrections.join('\n'));
-        const nudge = String(run.server.requests[1]!.messages!.at(-1)!.content);
+        const nudge = lastContent(run.server.requests[1]!);
         assert.match(nudge, /^Your tool call could not be run:\n- /);
         assert.match(nudge, /Make each call a native tool call/);
         assert.doesNotMatch(shownText(run.events), CALL_TEXT);

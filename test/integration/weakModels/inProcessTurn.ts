@@ -95,3 +95,14 @@ export function shownText(events: readonly AgentEvent[]): string {
 export function noticesOf(events: readonly AgentEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
 }
+
+/** The messages of a recorded request body, as sent. */
+export function messagesOf(request: Record<string, unknown>): Array<Record<string, unknown>> {
+  return Array.isArray(request.messages) ? (request.messages as Array<Record<string, unknown>>) : [];
+}
+
+/** The content of a recorded request's last message (a nudge or a tool result lands there). */
+export function lastContent(request: Record<string, unknown>): string {
+  const content = messagesOf(request).at(-1)?.content;
+  return typeof content === 'string' ? content : '';
+}
