@@ -13,10 +13,14 @@ export const MIN_RAISED_LIMIT = 4096;
 
 export type Cut = NonNullable<ProtocolReply['cut']>;
 
-/** Twice what was generated (or what was asked), at least MIN_RAISED_LIMIT, at most OUTPUT_LIMIT_CAP. */
-export function raisedOutputLimit(current: number | undefined, generated: number | undefined): number {
+/**
+ * Twice what was generated (or what was asked), at least MIN_RAISED_LIMIT, at most OUTPUT_LIMIT_CAP and half the
+ * context window when it is known (some servers refuse a request whose prompt plus output limit exceed the window).
+ */
+export function raisedOutputLimit(current: number | undefined, generated: number | undefined, contextSize?: number): number {
   const base = Math.max(current ?? 0, generated ?? 0);
-  return Math.min(OUTPUT_LIMIT_CAP, Math.max(MIN_RAISED_LIMIT, base * 2));
+  const cap = contextSize ? Math.min(OUTPUT_LIMIT_CAP, Math.floor(contextSize / 2)) : OUTPUT_LIMIT_CAP;
+  return Math.max(Math.min(cap, Math.max(MIN_RAISED_LIMIT, base * 2)), current ?? 0);
 }
 
 /** What the model is told after a cut reply. */

@@ -232,7 +232,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
       const generated = reply.usage?.completionTokens;
       lastCut = { cut: reply.cut, generated };
       cuts++;
-      outputLimit = raisedOutputLimit(outputLimit ?? options.maxTokens, generated);
+      outputLimit = raisedOutputLimit(outputLimit ?? options.maxTokens, generated, options.contextSize);
     }
     if (reply.usage) bus.emit({ type: 'usage', ...reply.usage });
     return {

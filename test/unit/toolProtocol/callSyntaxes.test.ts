@@ -178,3 +178,42 @@ test('a reply cut at the output limit runs nothing: native deltas, JSON text, <t
   const prose = await read('The answer is that the', 4, 'length');
   assert.deepEqual(prose.reply.cut, { calls: [], partialCall: false });
 });
+
+// The cases the JSON-as-text recovery was first written for (test/unit/toolProtocol/jsonRecovery.test.ts before
+// the table), now read by the table's JSON and Hermes rows.
+test('JSON as text: bare, fenced, OpenAI-shaped with string arguments, Hermes with "parameters"; data stays text', async () => {
+  const bare = await read('Reading it now.\n{"name": "read_file", "arguments": {"path": "a.txt"}}', 4);
+  assert.deepEqual(bare.reply.toolCalls.map((c) => [c.name, c.arguments]), [['read_file', { path: 'a.txt' }]]);
+  assert.equal(bare.reply.text, 'Reading it now.');
+  const fenced = await read('```json\n{"name": "read_file", "arguments": {"path": "b"}}\n```', 4);
+  assert.equal(fenced.reply.toolCalls.length, 1);
+  assert.equal(fenced.reply.text, '');
+  const openai = await read('{"type": "function", "function": {"name": "read_file", "arguments": "{\\"path\\": \\"c\\"}"}}', 4);
+  assert.deepEqual(openai.reply.toolCalls.map((c) => c.arguments), ['{"path": "c"}']);
+  const hermes = await read('<tool_call>{"name": "read_file", "parameters": {"path": "d"}}</tool_call>', 4);
+  assert.deepEqual(hermes.reply.toolCalls.map((c) => c.arguments), [{ path: 'd' }]);
+  assert.equal(hermes.reply.text, '');
+  const strict = (call: ToolCall) => {
+    const args = typeof call.arguments === 'string' ? JSON.parse(call.arguments) : call.arguments;
+    return call.name === 'read_file' && typeof args.path === 'string';
+  };
+  for (const text of [
+    'Config: {"name": "app", "version": "1.0"}',
+    '{"name": "read_file", "arguments": {"file": "a"}}', // invalid arguments
+    '{"name": "delete_all", "arguments": {}}', // not offered
+    'Use read_file like this: {"name": "read_file"}', // no arguments: data, not a call
+    '```ts\nconst x = {"name": "read_file", "arguments": {"path": "a"}};\n```',
+    'Not JSON: {name: read_file}',
+  ]) {
+    const provider = new ScriptedProvider([{ deltas: [{ type: 'text', text }, { type: 'done', finishReason: 'stop' }] }]);
+    let shown = '';
+    const reply = await streamProtocolReply(
+      { provider, model: 'm', messages: [{ role: 'user', content: 'go' }], signal: new AbortController().signal },
+      { mode: 'native', index, validate: strict },
+      { text: (t) => (shown += t), thinking: () => undefined, status: () => undefined },
+    );
+    assert.equal(reply.toolCalls.length, 0, text);
+    assert.deepEqual(reply.protocolErrors, [], text);
+    assert.equal(shown, text);
+  }
+});
