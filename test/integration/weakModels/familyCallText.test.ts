@@ -51,6 +51,21 @@ for (const wire of WIRES) {
       }
     }
 
+    for (const syntax of CALL_TEXT_SYNTAXES) {
+      test(`${syntax} in the text protocol (xml mode), on every call: read like a <tool> block, the rename completes`, async () => {
+        const ws = fileTaskWorkspace(NOTES, 400);
+        const task = fileTaskModel();
+        const model = printsCallsAs((request: ChatBody, index: number) => task(request, index), syntax, 'every', () => false);
+        const run = await runTurnOn(wire, model, ws, FILE_TASK, { toolProtocol: 'xml' });
+        assert.deepEqual(task.failures, []);
+        assert.equal(run.outcome.reason, 'task_completion', JSON.stringify(run.outcome));
+        assertRenamed(ws);
+        assert.equal(run.server.requests.length, ROUNDS, 'no correction round');
+        assert.ok(run.server.requests.every((r) => !('tools' in r)), 'the text protocol offers no native tools');
+        assert.doesNotMatch(shownText(run.events), CALL_TEXT);
+      });
+    }
+
     for (const [syntax, broken] of [
       ['devstral', '[TOOL_CALLS]list_directory[ARGS]{"path": .}'],
       ['harmony', '<|channel|>commentary to=functions.list_directory <|constrain|>json<|message|>{path: "."}<|call|>'],
