@@ -281,7 +281,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   const feedback = (errors: readonly ToolBlockError[]) =>
     lastMode === 'xml'
       ? toolBlockFeedback(errors, lastIndex)
-      : nativeCallFeedback(errors, lastIndex, lastSyntaxes.length || !checkedSyntax ? lastSyntaxes : [checkedSyntax]);
+      : nativeCallFeedback(errors, lastIndex, checkedSyntax ? [...lastSyntaxes, checkedSyntax] : lastSyntaxes);
 
   const onTextReply = (state: TextReplyState): TextReplyDecision => {
     const errors = lastErrors;
