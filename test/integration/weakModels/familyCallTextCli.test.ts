@@ -52,7 +52,7 @@ describe("a model's own call syntax, checked once and remembered", () => {
       const db = path.join(mkdtempSync(path.join(tmpdir(), 'lh-family-db-')), 'sessions.db');
       const doctor = await runCli(['doctor', ...wire.flags(server), '--db', db, '--json']);
       assert.equal(doctor.code, 0, doctor.stderr);
-      const report = doctor.events[0] as { tools: Record<string, unknown> };
+      const report = doctor.events[0] as unknown as { tools: Record<string, unknown> };
       assert.equal(report.tools.callSyntax, 'devstral');
       assert.equal(report.tools.protocol, 'native');
       assert.match(String(report.tools.summary), /writes its tool calls as text in its own format \(Devstral \[TOOL_CALLS\]NAME\[ARGS\]\)/);
