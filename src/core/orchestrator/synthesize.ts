@@ -75,10 +75,22 @@ export async function synthesize(input: SynthesisInput, bus: EventBus): Promise<
   );
   if (reply.usage) bus.emit({ type: 'usage', ...reply.usage });
   const text = reply.text.trim();
-  const calls = [...reply.toolCalls.map((c) => c.name), ...(reply.protocolErrors.length || looksLikeCall(text) ? ['tool markup'] : [])];
+  // A reply cut at the output limit had its calls dropped (src/core/toolProtocol/replyStreamer.ts): they still mean work.
+  const cut = reply.cut;
+  const calls = [
+    ...reply.toolCalls.map((c) => c.name),
+    ...(cut?.calls ?? []),
+    ...(reply.protocolErrors.length || (cut?.partialCall && !cut.calls.length) || looksLikeCall(text) ? ['tool markup'] : []),
+  ];
   const marked = startsWithMark(text);
-  if (calls.length || marked || !text) {
-    const workLeft = marked ? clip(text.replace(/^[\s*_#>`-]+/, '').replace(/^NOT DONE\W*/i, '').trim() || 'not stated', 300) : calls.length ? `it tried to call ${[...new Set(calls)].join(', ')}` : 'the answer was empty';
+  if (calls.length || marked || !text || cut) {
+    const workLeft = marked
+      ? clip(text.replace(/^[\s*_#>`-]+/, '').replace(/^NOT DONE\W*/i, '').trim() || 'not stated', 300)
+      : calls.length
+        ? `it tried to call ${[...new Set(calls)].join(', ')}`
+        : cut
+          ? 'the answer was cut off at the output limit'
+          : 'the answer was empty';
     return { text: '', thinking: reply.thinking, workLeft };
   }
   held.release();

@@ -22,6 +22,9 @@ const CASES: Array<{ name: string; reply: ScriptedReply; shown?: string; workLef
   { name: 'a JSON call in the text', reply: { text: 'Let me check. {"name": "read_file", "arguments": {"path": "b.txt"}}', chunkSize: 4 }, workLeft: /it tried to call read_file/ },
   { name: 'a JSON call to a tool that does not exist', reply: { text: '{"name": "rename_file", "arguments": {"from": "a.txt"}}', chunkSize: 4 }, workLeft: /tool markup/ },
   { name: 'a native tool call', reply: { toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, workLeft: /it tried to call list_directory/ },
+  { name: 'a Devstral call in the text', reply: { text: '[TOOL_CALLS]list_directory[ARGS]{"path": "."}', chunkSize: 4 }, workLeft: /it tried to call list_directory/ },
+  { name: 'a call cut at the output limit', reply: { text: '{"name": "read_file", "arguments": {"pa', finishReason: 'length', chunkSize: 4 }, workLeft: /tool markup/ },
+  { name: 'an answer cut at the output limit', reply: { text: 'Renamed a.txt to', finishReason: 'length', chunkSize: 4 }, workLeft: /cut off at the output limit/ },
   { name: 'NOT DONE in bold', reply: { text: '**NOT DONE:** b.txt is still missing.', chunkSize: 2 }, workLeft: /^\*?\*?b\.txt is still missing\.$/ },
 ];
 
