@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { promises as nodeFs } from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind, FileStat, FileSystemPort } from '../../core/ports';
+import { decodeBytes } from '../../core/tools/encoding/textEncoding';
 
 export class VsCodeFileSystem implements FileSystemPort {
-  private readonly decoder = new TextDecoder('utf-8');
   private readonly encoder = new TextEncoder();
 
   /** `folders` maps paths to URIs for non-file workspaces (remote, virtual); defaults to the open folders. */
@@ -20,7 +20,8 @@ export class VsCodeFileSystem implements FileSystemPort {
     if (doc && doc.isDirty) return doc.getText();
     try {
       const bytes = this.isLocal(filePath) ? await nodeFs.readFile(filePath) : await vscode.workspace.fs.readFile(this.uri(filePath));
-      return this.decoder.decode(bytes);
+      // In the file's own encoding, as the tools decode its bytes (UTF-8, UTF-16 with a BOM, else Windows-1252).
+      return decodeBytes(bytes).text;
     } catch (err) {
       throw toFsError(err, filePath);
     }
