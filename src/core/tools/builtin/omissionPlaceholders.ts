@@ -55,7 +55,7 @@ const ELLIPSES = /(?:\.\s*){3,}|…+/g;
 const ONLY_ELLIPSIS = /^(?:(?:\.\s*){3,}|…+)[.;:,]?$/;
 
 /** The code a placeholder stands for. */
-const THING = String.raw`(?:code|file|content|contents|implementation|logic|functions?|methods?|class(?:es)?|components?|modules?|imports?|exports?|body|lines?|tests?|props|properties|fields|styles|rules|sections?|text|markup|html|config(?:uration)?|definitions?|handlers?|routes?|cases|helpers?|setup|functionality|stuff)`;
+const THING = String.raw`(?:code|file|content|contents|implementation|logic|functions?|methods?|class(?:es)?|components?|modules?|imports?|exports?|body|lines?|tests?|props|properties|fields|styles|rules|sections?|text|markup|html|config(?:uration)?|definitions?|handlers?|routes?|cases|helpers?|setup|functionality|template|stuff)`;
 const STATE = String.raw`(?:here|goes here|go here|unchanged|unmodified|untouched|omitted|(?:remains?|stays?|is|are|left|kept)(?: the)? (?:same|unchanged|as (?:before|is))|(?:is |are )?(?:the )?same(?: as (?:before|above))?|as (?:before|is|above)|not shown|continues)`;
 /** Whole bodies that say "code left out", with or without an ellipsis. */
 const WHOLE: RegExp[] = [

@@ -65,8 +65,7 @@ function decodeAs(bytes: Uint8Array, encoding: TextEncodingName): string {
     case 'utf16be':
       return new TextDecoder('utf-16be', { ignoreBOM: true }).decode(bytes.subarray(2));
     case 'windows1252':
-      // The WHATWG decoder maps 0x81/0x8D/0x8F/0x90/0x9D to the C1 controls of the same value: every byte decodes.
-      return new TextDecoder('windows-1252').decode(bytes);
+      return decode1252(bytes);
   }
 }
 
@@ -106,8 +105,27 @@ const CP1252_HIGH: Record<number, number> = {
   0x201d: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a, 0x203a: 0x9b,
   0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f,
 };
-/** The five bytes Windows-1252 leaves undefined decode to these C1 controls and must encode back. */
+/** The five bytes Windows-1252 leaves undefined decode to the C1 controls of the same value (as in WHATWG). */
 const C1_KEPT = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+let decodeTable: string[] | undefined;
+
+/** By hand: Node's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x80 → U+0080, not €). */
+function decode1252(bytes: Uint8Array): string {
+  if (!decodeTable) {
+    decodeTable = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
+    for (const [code, byte] of Object.entries(CP1252_HIGH)) decodeTable[byte] = String.fromCharCode(Number(code));
+  }
+  const parts: string[] = [];
+  const CHUNK = 8192;
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    let chunk = '';
+    const end = Math.min(bytes.length, start + CHUNK);
+    for (let i = start; i < end; i++) chunk += decodeTable[bytes[i]!]!;
+    parts.push(chunk);
+  }
+  return parts.join('');
+}
 
 function encode1252(text: string): Encoded {
   const out = new Uint8Array(text.length);
