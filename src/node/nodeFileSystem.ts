@@ -7,12 +7,12 @@ import type { Dirent, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FileKind, FileStat, FileSystemPort } from '../core/ports';
-import { decodeBytes } from '../core/tools/encoding/textEncoding';
+import { decodeText } from '../core/tools/encoding/textEncoding';
 
 export class NodeFileSystem implements FileSystemPort {
   /** The text in the file's own encoding (UTF-8, UTF-16 with a BOM, else Windows-1252), as editors guess it. */
   async readFile(file: string): Promise<string> {
-    return decodeBytes(await fsp.readFile(file)).text;
+    return decodeText(await fsp.readFile(file));
   }
 
   /**

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { promises as nodeFs } from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind, FileStat, FileSystemPort } from '../../core/ports';
-import { decodeBytes } from '../../core/tools/encoding/textEncoding';
+import { decodeText } from '../../core/tools/encoding/textEncoding';
 
 export class VsCodeFileSystem implements FileSystemPort {
   private readonly encoder = new TextEncoder();
@@ -21,7 +21,7 @@ export class VsCodeFileSystem implements FileSystemPort {
     try {
       const bytes = this.isLocal(filePath) ? await nodeFs.readFile(filePath) : await vscode.workspace.fs.readFile(this.uri(filePath));
       // In the file's own encoding, as the tools decode its bytes (UTF-8, UTF-16 with a BOM, else Windows-1252).
-      return decodeBytes(bytes).text;
+      return decodeText(bytes);
     } catch (err) {
       throw toFsError(err, filePath);
     }

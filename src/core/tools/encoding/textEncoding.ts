@@ -48,6 +48,16 @@ export function looksBinaryBytes(bytes: Uint8Array, encoding: TextEncodingName):
   return false;
 }
 
+/** Just the text, in the detected encoding (no exactness check): for readers that never write back. */
+export function decodeText(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && (bytes[0] === 0xef || bytes[0] === 0xff || bytes[0] === 0xfe)) return decodeBytes(bytes).text;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return decode1252(bytes);
+  }
+}
+
 export function decodeBytes(bytes: Uint8Array, encoding: TextEncodingName = detectEncoding(bytes)): DecodedFile {
   const text = decodeAs(bytes, encoding);
   const again = encodeText(text, encoding);
