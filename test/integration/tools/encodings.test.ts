@@ -5,6 +5,10 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
+import { ContextTracker } from '../../../src/core/context/tracker';
+import { createEditFileTool } from '../../../src/core/tools/builtin/editFile';
 
 let ws: TempWorkspace;
 let h: ToolHarness;
@@ -152,5 +156,36 @@ describe('Unicode files', () => {
     const r = await h.call('read_file', { path: 'u/blob.bin' });
     assert.equal(r.ok, false);
     assert.match(r.content, /binary file/);
+  });
+});
+
+describe('a file the host shows differently from its bytes (an editor buffer with unsaved changes)', () => {
+  /** NodeFileSystem, plus one "open document" whose unsaved text readFile returns and writeFile replaces. */
+  class EditorLikeFs extends NodeFileSystem {
+    buffer: { path: string; text: string } | undefined;
+    textWrites: Array<{ path: string; text: string }> = [];
+    override async readFile(file: string): Promise<string> {
+      return this.buffer?.path === file ? this.buffer.text : super.readFile(file);
+    }
+    override async writeFile(file: string, content: string): Promise<void> {
+      if (this.buffer?.path === file) {
+        this.textWrites.push({ path: file, text: content });
+        this.buffer.text = content;
+        return;
+      }
+      return super.writeFile(file, content);
+    }
+  }
+
+  it('edits the buffer text through writeFile (the editor keeps its encoding) and leaves the bytes alone', async () => {
+    const onDisk = latin1('J\xfcrgen\nTODO\n');
+    const file = await ws.write('host/main.c', onDisk);
+    const fs = new EditorLikeFs();
+    fs.buffer = { path: file, text: 'J\u00fcrgen\nTODO\nunsaved line \u2192\n' };
+    const ctx = { roots: new WorkspaceRoots([{ name: 'ws', path: ws.root }], fs), fs, runner: h.runner, tracker: new ContextTracker(), signal: new AbortController().signal };
+    const r = await createEditFileTool().invoke({ path: 'host/main.c', old_text: 'TODO', new_text: 'done' }, ctx);
+    assert.equal(r.ok, true, r.content);
+    assert.deepEqual(fs.textWrites, [{ path: file, text: 'J\u00fcrgen\ndone\nunsaved line \u2192\n' }], 'the unsaved text was edited, not lost');
+    assert.deepEqual(await bytesOf('host/main.c'), onDisk, 'no bytes written behind the editor');
   });
 });

@@ -48,9 +48,13 @@ export function looksBinaryBytes(bytes: Uint8Array, encoding: TextEncodingName):
   return false;
 }
 
-/** Just the text, in the detected encoding (no exactness check): for readers that never write back. */
-export function decodeText(bytes: Uint8Array): string {
+/**
+ * Just the text, in the detected encoding (no exactness check): for readers that never write back.
+ * `preferred` 'windows1252' (an editor's files.encoding setting) decodes every file without a BOM that way.
+ */
+export function decodeText(bytes: Uint8Array, preferred?: TextEncodingName): string {
   if (bytes.length >= 2 && (bytes[0] === 0xef || bytes[0] === 0xff || bytes[0] === 0xfe)) return decodeBytes(bytes).text;
+  if (preferred === 'windows1252') return decode1252(bytes);
   try {
     return strictUtf8.decode(bytes);
   } catch {
