@@ -17,10 +17,3 @@ export function dominantLineEnding(text: string): LineEnding {
 export function withLineEnding(text: string, ending: LineEnding): string {
   return text.replace(/\r?\n/g, ending);
 }
-
-export function lineEndingLabel(text: string): string {
-  const crlf = (text.match(/\r\n/g) ?? []).length;
-  const lf = (text.match(/\n/g) ?? []).length - crlf;
-  if (crlf && lf) return 'mixed';
-  return crlf ? 'CRLF' : 'LF';
-}
