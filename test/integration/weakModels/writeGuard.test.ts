@@ -69,6 +69,11 @@ for (const wire of WIRE_FORMATS) {
           const afterRefusal = server.requests[2]!;
           const told = protocol === 'native' ? JSON.stringify(afterRefusal.messages) : lastUserContent(afterRefusal);
           assert.match(told, /Not applied/);
+          assert.equal(
+            server.requests.every((r) => Array.isArray(r.tools) && r.tools.length > 0),
+            protocol === 'native',
+            protocol === 'native' ? 'native tools offered' : 'the text protocol offers no native tools',
+          );
           assert.equal(turnEnd(run).reason, 'completed');
         });
       }
