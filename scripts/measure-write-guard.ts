@@ -2,7 +2,7 @@
 // under a folder (default: node_modules, full of spread syntax, varargs and ellipses in docs) as if a model
 // were writing each file new, and prints the share of files it would refuse, with the flagged lines.
 // Usage: node --import tsx scripts/measure-write-guard.ts [folder] [--show N]
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { findPlaceholder } from '../src/core/tools/builtin/omissionPlaceholders';
 
@@ -37,13 +37,13 @@ let withEllipsis = 0;
 const flagged: string[] = [];
 const seen = new Set<string>();
 for (const file of files(root)) {
-  const real = (() => {
-    try {
-      return require('node:fs').realpathSync(file) as string;
-    } catch {
-      return file;
-    }
-  })();
+  // The same file reached through two symlinked paths counts once.
+  let real = file;
+  try {
+    real = realpathSync(file);
+  } catch {
+    // a dangling link: count the path itself
+  }
   if (seen.has(real)) continue;
   seen.add(real);
   const text = readFileSync(file, 'utf8');
