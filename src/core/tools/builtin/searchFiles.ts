@@ -77,10 +77,7 @@ export function createSearchFilesTool(options: SearchFilesOptions = {}) {
           let batchChars = 0;
           const flush = async () => {
             if (batch.length === 0) return;
-            const found = await session.match(
-              batch.map((b) => b.text),
-              limit - total,
-            );
+            const found = await session.match(batch.map((b) => b.text), limit - total);
             let lastFile = -1;
             for (const m of found) {
               if (m.file !== lastFile) filesWithMatches++;
