@@ -11,6 +11,7 @@ import { ProviderError, type ChatProvider } from '../core/provider';
 import { ToolRegistry } from '../core/tools/registry';
 import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
 import { registerBuiltinTools } from '../core/tools/builtin/index';
+import { createWorkerSearchEngine } from '../node/workerSearchEngine';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
@@ -91,7 +92,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const fs = stored ? new CheckpointingFileSystem(nodeFs, stored.checkpoints) : nodeFs;
   const roots = new WorkspaceRoots([{ name: path.basename(workspace), path: workspace }], fs);
   const registry = new ToolRegistry();
-  registerBuiltinTools(registry);
+  // Regexes run in a worker with a deadline: a backtracking pattern cannot freeze the host.
+  registerBuiltinTools(registry, { searchFiles: { engine: createWorkerSearchEngine() } });
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
   let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {

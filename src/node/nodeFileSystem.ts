@@ -7,10 +7,12 @@ import type { Dirent, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FileKind, FileStat, FileSystemPort } from '../core/ports';
+import { decodeText } from '../core/tools/encoding/textEncoding';
 
 export class NodeFileSystem implements FileSystemPort {
+  /** The text in the file's own encoding (UTF-8, UTF-16 with a BOM, else Windows-1252), as editors guess it. */
   async readFile(file: string): Promise<string> {
-    return fsp.readFile(file, 'utf8');
+    return decodeText(await fsp.readFile(file));
   }
 
   /**

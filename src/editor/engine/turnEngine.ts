@@ -4,6 +4,7 @@ import type { ChatProvider, ModelInfo } from '../../core/provider';
 import type { ProcessRunner } from '../../core/ports';
 import { ToolRegistry } from '../../core/tools/registry';
 import { registerBuiltinTools } from '../../core/tools/builtin';
+import { createWorkerSearchEngine } from '../../node/workerSearchEngine';
 import { createProvider } from '../../providers';
 import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
@@ -41,7 +42,8 @@ export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey 
 
 export function createToolRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
-  registerBuiltinTools(registry);
+  // Regexes run in a worker with a deadline: a backtracking pattern cannot freeze the host.
+  registerBuiltinTools(registry, { searchFiles: { engine: createWorkerSearchEngine() } });
   return registry;
 }
 

@@ -7,20 +7,34 @@ import * as vscode from 'vscode';
 import { promises as nodeFs } from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind, FileStat, FileSystemPort } from '../../core/ports';
+import { decodeText, encodeText, encodingLabel, type TextEncodingName } from '../../core/tools/encoding/textEncoding';
+
+/** The `files.encoding` setting for a file, as one of the encodings the tools write exactly (others: undefined). */
+export function filesEncodingSetting(uri: vscode.Uri): TextEncodingName | undefined {
+  const value = vscode.workspace.getConfiguration('files', uri).get<string>('encoding');
+  return value === 'windows1252' || value === 'iso88591' ? 'windows1252' : undefined;
+}
 
 export class VsCodeFileSystem implements FileSystemPort {
-  private readonly decoder = new TextDecoder('utf-8');
   private readonly encoder = new TextEncoder();
 
-  /** `folders` maps paths to URIs for non-file workspaces (remote, virtual); defaults to the open folders. */
-  constructor(private readonly folders: () => readonly vscode.WorkspaceFolder[] = () => vscode.workspace.workspaceFolders ?? []) {}
+  /**
+   * `folders` maps paths to URIs for non-file workspaces (remote, virtual); defaults to the open folders.
+   * `preferredEncoding`: files.encoding, which decides how files without a BOM read (the text tools then edit
+   * them as the editor shows them, through readFile/writeFile).
+   */
+  constructor(
+    private readonly folders: () => readonly vscode.WorkspaceFolder[] = () => vscode.workspace.workspaceFolders ?? [],
+    private readonly preferredEncoding: (uri: vscode.Uri) => TextEncodingName | undefined = filesEncodingSetting,
+  ) {}
 
   async readFile(filePath: string): Promise<string> {
     const doc = this.openDocument(filePath);
     if (doc && doc.isDirty) return doc.getText();
     try {
       const bytes = this.isLocal(filePath) ? await nodeFs.readFile(filePath) : await vscode.workspace.fs.readFile(this.uri(filePath));
-      return this.decoder.decode(bytes);
+      // In the file's own encoding, as the tools decode its bytes (UTF-8, UTF-16 with a BOM, else Windows-1252).
+      return decodeText(bytes, this.preferredEncoding(this.uri(filePath)));
     } catch (err) {
       throw toFsError(err, filePath);
     }
@@ -37,8 +51,17 @@ export class VsCodeFileSystem implements FileSystemPort {
       if (!(await doc.save())) throw new Error(`Could not save ${filePath} after editing it.`);
       return;
     }
+    const uri = this.uri(filePath);
+    let bytes: Uint8Array = this.encoder.encode(content);
+    const preferred = this.preferredEncoding(uri);
+    if (preferred) {
+      // files.encoding says how this file is read, so it is written the same way, exactly or not at all.
+      const encoded = encodeText(content, preferred);
+      if (!encoded.ok) throw new Error(`${path.basename(filePath)} is written as ${encodingLabel(preferred)} (files.encoding), which cannot hold "${encoded.char}"; nothing was written.`);
+      bytes = encoded.bytes;
+    }
     try {
-      await vscode.workspace.fs.writeFile(this.uri(filePath), this.encoder.encode(content));
+      await vscode.workspace.fs.writeFile(uri, bytes);
     } catch (err) {
       throw toFsError(err, filePath);
     }
@@ -53,8 +76,17 @@ export class VsCodeFileSystem implements FileSystemPort {
     }
   }
 
-  /** Exact bytes through the editor's file API; an open, unmodified document reloads them from disk. */
+  /**
+   * Exact bytes. An open document that shows exactly what the tools decode from disk is edited through a
+   * WorkspaceEdit instead (its undo stack keeps the change; saving it in its own encoding writes these bytes);
+   * any other goes through the editor's file API, and an open, unmodified document reloads them from disk.
+   */
   async writeBytes(filePath: string, data: Uint8Array): Promise<void> {
+    const doc = this.openDocument(filePath);
+    if (doc && !doc.isDirty) {
+      const onDisk = await this.readBytes(filePath);
+      if (doc.getText() === decodeText(onDisk)) return this.writeFile(filePath, decodeText(data));
+    }
     try {
       await vscode.workspace.fs.writeFile(this.uri(filePath), data);
     } catch (err) {

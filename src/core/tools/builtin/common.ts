@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PathError } from '../../workspace/workspaceRoots';
 import { fail, type ToolContext, type ToolResult } from '../tool';
 import { errorMessage, formatSize, plural } from '../../../shared/format';
+import { decodeBytes, detectEncoding, looksBinaryBytes, type TextEncodingName } from '../encoding/textEncoding';
 
 /** A resolved tool path: absolute for the file system, relative for messages and tracking. */
 export interface ResolvedPath {
@@ -110,8 +111,15 @@ export function toCrlf(text: string): string {
 /** Files larger than this are not read into memory by the text tools. */
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How the text tools write a file back. `bytes`: encode in the file's own encoding and replace its bytes exactly.
+ * `host`: the host shows other text than the bytes on disk (an editor document with unsaved changes): edit that
+ * text through the host, which keeps the document's encoding.
+ */
+export type FileFormat = { mode: 'bytes'; encoding: TextEncodingName; exact: boolean } | { mode: 'host' };
+
 export type TextRead =
-  | { ok: true; text: string; exists: true }
+  | { ok: true; text: string; exists: true; format: FileFormat }
   | { ok: true; text: undefined; exists: false }
   | { ok: false; message: string };
 
@@ -137,9 +145,16 @@ export async function readTextFile(ctx: ToolContext, p: ResolvedPath, missingOk 
       message: `File "${p.rel}" is too large (${formatSize(stat.size)}; limit ${formatSize(MAX_TEXT_FILE_BYTES)}). Use search_files to find the lines you need.`,
     };
   }
-  const text = await ctx.fs.readFile(p.abs);
-  if (looksBinary(text)) {
-    return { ok: false, message: `File "${p.rel}" is a binary file (${formatSize(stat.size)}); the text tools cannot read or edit it.` };
+  const bytes = await ctx.fs.readBytes(p.abs);
+  const encoding = detectEncoding(bytes);
+  const binary = () => ({ ok: false as const, message: `File "${p.rel}" is a binary file (${formatSize(stat.size)}); the text tools cannot read or edit it.` });
+  if (looksBinaryBytes(bytes, encoding)) return binary();
+  const decoded = decodeBytes(bytes, encoding);
+  // The host's view wins when it differs from the bytes (unsaved editor changes): that is what the user sees.
+  const shown = await ctx.fs.readFile(p.abs);
+  if (shown !== decoded.text) {
+    if (looksBinary(shown)) return binary();
+    return { ok: true, text: shown, exists: true, format: { mode: 'host' } };
   }
-  return { ok: true, text, exists: true };
+  return { ok: true, text: decoded.text, exists: true, format: { mode: 'bytes', encoding, exact: decoded.exact } };
 }

@@ -4,7 +4,9 @@ import { defineTool, fail, ok, type ToolContext } from '../tool';
 import { countLines, fsErrorMessage, guard, lineAt, plural, readTextFile, resolvePath } from './common';
 import { summarizeChange } from './diffSummary';
 import { closestLines, findOccurrences, lineNumbersOf } from './editMatch';
-import { applyChange, describeChange, ToolInputError, writeTarget, type Plan } from './fileChange';
+import { applyChange, describeChange, encodeFor, ToolInputError, writeTarget, type Plan } from './fileChange';
+import { placeholderRefusal } from './writeGuard';
+import { dominantLineEnding, withLineEnding } from '../encoding/lineEndings';
 
 const schema = z.object({ path: z.string(), old_text: z.string(), new_text: z.string() });
 type Args = z.infer<typeof schema>;
@@ -22,7 +24,8 @@ async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
   try {
     const read = await readTextFile(ctx, p);
     if (!read.ok) return { ok: false, message: read.message };
-    const text = read.text!;
+    if (!read.exists) return { ok: false, message: `File "${p.rel}" does not exist.` };
+    const text = read.text;
     const found = findOccurrences(text, args.old_text, args.new_text);
     if (found.offsets.length === 0) {
       const near = closestLines(text, args.old_text);
@@ -39,15 +42,21 @@ async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
         message: `old_text occurs ${found.offsets.length} times in ${p.rel} (at lines ${lines}${found.offsets.length > 10 ? ', …' : ''}). Include more surrounding lines in old_text so it matches exactly once.`,
       };
     }
+    const refusal = placeholderRefusal('edit_file', p.rel, args.new_text, text);
+    if (refusal) return { ok: false, message: refusal };
     const at = found.offsets[0]!;
-    const after = text.slice(0, at) + found.newText + text.slice(at + found.oldText.length);
+    // Models write "\n": the new lines take the file's own line ending.
+    const newText = text.includes('\n') ? withLineEnding(found.newText, dominantLineEnding(text)) : found.newText;
+    const after = text.slice(0, at) + newText + text.slice(at + found.oldText.length);
     const summary = summarizeChange(text, after);
     // The tracker gets the lines the new text occupies, which is more precise than the diff's hunk span.
     const start = lineAt(after, at);
-    const end = found.newText === '' ? start : lineAt(after, at + found.newText.length - 1);
+    const end = newText === '' ? start : lineAt(after, at + newText.length - 1);
     summary.range = { start, end: Math.max(start, end) };
+    const encoded = encodeFor(p.rel, read.format, after);
+    if (!encoded.ok) return { ok: false, message: encoded.message };
     const target = await writeTarget(ctx, p.abs);
-    return { ok: true, change: { path: p, target, before: text, after, summary } };
+    return { ok: true, change: { path: p, target, before: text, after, summary, ...(encoded.bytes && { bytes: encoded.bytes }) } };
   } catch (err) {
     return { ok: false, message: fsErrorMessage(err, p.rel) };
   }

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { defineTool, fail, ok, type ToolContext } from '../tool';
-import { guard, looksBinary, plural, resolvePath, splitLines, type ResolvedPath } from './common';
+import { guard, looksBinary, plural, resolvePath, type ResolvedPath } from './common';
 import { walkFiles, type WalkStats } from './walk';
 import { escapeRegExp } from '../../../shared/escape';
+import { inThreadSearchEngine, SearchCancelledError, SearchTooSlowError, type SearchEngine } from './searchEngine';
 
 export interface SearchFilesOptions {
   maxResults?: number;
@@ -13,6 +14,8 @@ export interface SearchFilesOptions {
   maxEntries?: number;
   /** Files larger than this are skipped. */
   maxFileBytes?: number;
+  /** Where patterns are matched; hosts pass the worker engine (a deadline, and the event loop stays free). */
+  engine?: SearchEngine;
 }
 
 const schema = z.object({
@@ -21,14 +24,17 @@ const schema = z.object({
   glob: z.string().optional().describe('e.g. "*.ts" or "src/**/*.py"'),
 });
 
-/** Only the start of very long lines (minified files) is searched and shown: bounds regex cost and output. */
-const MAX_LINE_SCAN = 2000;
+/** Only the start of very long lines is shown (the engine searches the first MAX_LINE_SCAN characters). */
 const MAX_LINE_SHOWN = 200;
+/** Texts go to the engine in batches of about this many characters. */
+const BATCH_CHARS = 256 * 1024;
+const BATCH_FILES = 64;
 
 export function createSearchFilesTool(options: SearchFilesOptions = {}) {
   const maxResults = options.maxResults ?? 100;
   const maxEntries = options.maxEntries ?? 20_000;
   const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+  const engine = options.engine ?? inThreadSearchEngine;
   return defineTool({
     name: 'search_files',
     description: 'Search file contents with a regex; returns path:line: text matches.',
@@ -66,36 +72,53 @@ export function createSearchFilesTool(options: SearchFilesOptions = {}) {
           const stats: WalkStats = { entries: 0, truncated: false };
           const limit = maxResults * 5; // stop counting well past what we show
 
-          for await (const file of filesUnder(ctx, p, stat.kind === 'directory', maxEntries, stats)) {
-            if (ctx.signal.aborted) return fail('Search cancelled.');
-            if (globMatch && !globMatch(file.relToStart) && !globMatch(file.relToFolder)) continue;
-            const fileStat = await ctx.fs.lstat(file.abs);
-            if (!fileStat || fileStat.kind !== 'file') continue;
-            if (fileStat.size > maxFileBytes) {
-              skippedLarge++;
-              continue;
-            }
-            let text: string;
-            try {
-              text = await ctx.fs.readFile(file.abs);
-            } catch {
-              continue; // unreadable file: skip
-            }
-            if (looksBinary(text)) continue;
-            filesSearched++;
-            if (filesSearched % 500 === 0) ctx.onProgress?.(`Searched ${filesSearched} files…`);
-            const shownPath = ctx.roots.relative(file.abs);
-            let found = false;
-            const lines = splitLines(text);
-            for (let i = 0; i < lines.length && total < limit; i++) {
-              const line = lines[i]!;
-              if (!regex.test(line.length > MAX_LINE_SCAN ? line.slice(0, MAX_LINE_SCAN) : line)) continue;
-              found = true;
+          const session = engine.open(regex.source, regex.flags, ctx.signal);
+          let batch: Array<{ shown: string; text: string }> = [];
+          let batchChars = 0;
+          const flush = async () => {
+            if (batch.length === 0) return;
+            const found = await session.match(batch.map((b) => b.text), limit - total);
+            let lastFile = -1;
+            for (const m of found) {
+              if (m.file !== lastFile) filesWithMatches++;
+              lastFile = m.file;
               total++;
-              if (matches.length < maxResults) matches.push(`${shownPath}:${i + 1}: ${clip(line.trim())}`);
+              if (matches.length < maxResults) matches.push(`${batch[m.file]!.shown}:${m.line + 1}: ${clip(m.text.trim())}`);
             }
-            if (found) filesWithMatches++;
-            if (total >= limit) break;
+            batch = [];
+            batchChars = 0;
+          };
+          try {
+            for await (const file of filesUnder(ctx, p, stat.kind === 'directory', maxEntries, stats)) {
+              if (ctx.signal.aborted) return fail('Search cancelled.');
+              if (globMatch && !globMatch(file.relToStart) && !globMatch(file.relToFolder)) continue;
+              const fileStat = await ctx.fs.lstat(file.abs);
+              if (!fileStat || fileStat.kind !== 'file') continue;
+              if (fileStat.size > maxFileBytes) {
+                skippedLarge++;
+                continue;
+              }
+              let text: string;
+              try {
+                text = await ctx.fs.readFile(file.abs);
+              } catch {
+                continue; // unreadable file: skip
+              }
+              if (looksBinary(text)) continue;
+              filesSearched++;
+              if (filesSearched % 500 === 0) ctx.onProgress?.(`Searched ${filesSearched} files…`);
+              batch.push({ shown: ctx.roots.relative(file.abs), text });
+              batchChars += text.length;
+              if (batchChars >= BATCH_CHARS || batch.length >= BATCH_FILES) await flush();
+              if (total >= limit) break;
+            }
+            if (total < limit) await flush();
+          } catch (err) {
+            if (err instanceof SearchCancelledError) return fail('Search cancelled.');
+            if (err instanceof SearchTooSlowError) return fail(tooSlow(args.pattern, err.deadlineMs, filesSearched));
+            throw err;
+          } finally {
+            session.close();
           }
 
           const where = p.rel === '.' ? 'the workspace' : p.rel;
@@ -143,6 +166,14 @@ function globMatcher(glob: string): (rel: string) => boolean {
   const match = picomatch(normalized, { dot: true });
   if (normalized.includes('/')) return match;
   return (rel) => match(rel.slice(rel.lastIndexOf('/') + 1));
+}
+
+function tooSlow(pattern: string, deadlineMs: number, files: number): string {
+  return (
+    `Search stopped: the pattern /${pattern}/ is too slow to match (over ${deadlineMs / 1000} s on part of ${plural(files, 'file')}); ` +
+    `nested or overlapping repetition such as (a+)+ or (.*)*x makes the regex engine backtrack endlessly. ` +
+    `Search for a plain literal part of what you want, or simplify the pattern (no quantifier inside a repeated group).`
+  );
 }
 
 function clip(line: string): string {

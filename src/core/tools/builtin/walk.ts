@@ -29,6 +29,9 @@ export interface WalkStats {
 
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
+/** Longest stretch of walking without giving the event loop a turn (entries that need no I/O come back-to-back). */
+const YIELD_EVERY_MS = 8;
+
 interface Rules {
   /** Directory the .gitignore lives in, relative to the folder root ('' for the root). */
   base: string;
@@ -51,6 +54,7 @@ export async function* walkFiles(options: WalkOptions, stats: WalkStats): AsyncG
     rules = rules.filter((r) => r.base === startRel);
   }
 
+  let lastYield = Date.now();
   // Depth-first, sorted, so results are stable between runs.
   const stack: Array<{ rel: string; rules: Rules[] }> = [{ rel: startRel, rules }];
   while (stack.length) {
@@ -77,6 +81,12 @@ export async function* walkFiles(options: WalkOptions, stats: WalkStats): AsyncG
         return;
       }
       stats.entries++;
+      if (Date.now() - lastYield > YIELD_EVERY_MS) {
+        // Awaiting a resolved promise lets no timer or I/O callback run; a macrotask does (Ctrl-C, the editor).
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        lastYield = Date.now();
+        if (signal.aborted) return;
+      }
       if (entry.kind === 'symlink' || entry.kind === 'other') continue;
       const isDir = entry.kind === 'directory';
       if (isDir && ALWAYS_SKIPPED.has(entry.name)) continue;
