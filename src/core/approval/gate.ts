@@ -4,7 +4,8 @@
 // answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
 import { sensitivePathsCache, type SensitivePaths } from '../workspace/sensitivePaths';
-import { commandHasPrefix } from '../commandPrefix';
+import { commandHasPrefix, coverable } from '../commandPrefix';
+import { mentionsCommand } from './commandSegments';
 
 export type ApprovalScope = 'once' | 'session' | 'workspace';
 
@@ -98,6 +99,8 @@ export class ApprovalGate {
     const decision = await askWithTimeout(ask, request, signal, this.options.timeoutMs ?? 10 * 60_000);
     // Nothing is remembered for a sensitive file: the next write to it is asked again.
     if (decision.approved && sensitive) return { approved: true, scope: 'once', ...(decision.network && { network: true }) };
+    // A chained command cannot become a rule: a rule covers one simple command, so this one would never match.
+    if (decision.approved && decision.scope !== 'once' && rememberable(request) !== true) return { approved: true, scope: 'once' };
     if (decision.approved && decision.scope !== 'once') {
       const rule = ruleFor(request);
       if (decision.scope === 'session') this.sessionRules.push(rule);
@@ -162,7 +165,19 @@ export function ruleMatches(rule: ApprovalRule, request: ApprovalRequest): boole
   if (rule.commandPrefix === undefined) return true;
   const command = request.description.command;
   if (command === undefined) return false;
-  return commandHasPrefix(command, rule.commandPrefix);
+  // Allow: exactly one simple command starting with the prefix. Deny: any command the line starts.
+  return rule.decision === 'allow' ? commandHasPrefix(command, rule.commandPrefix) : mentionsCommand(command, rule.commandPrefix);
+}
+
+/**
+ * Whether "for this session" / "always" can be offered for this call: true, or why not (a command that is not one
+ * simple command: chained, substituted, several lines…; such a rule would cover nothing, or too much).
+ */
+export function rememberable(request: Pick<ApprovalRequest, 'description'>): true | string {
+  const command = request.description.command;
+  if (command === undefined) return true;
+  const c = coverable(command);
+  return c.ok ? true : `no rule can cover this command: ${c.reason}`;
 }
 
 /** "npm test" matches "npm test" and "npm test -- -x" but not "npm testing" or "npm test && rm -rf /". */
