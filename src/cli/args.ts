@@ -4,7 +4,7 @@ import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
 import { UsageError } from './usageError';
-import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
+import { commandEnvNames, firstByteTimeoutMs, networkPrefixes, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
@@ -60,6 +60,10 @@ export interface RunOptions {
   resume?: boolean;
   /** How run_command is confined (--sandbox, --allow-network, --allow-network-for). */
   sandbox: SandboxSettings;
+  /** --command-env NAME: variables passed to commands on top of the allow-list. */
+  commandEnv?: string[];
+  /** --trust-mcp-config: start the --mcp-config servers even if the file changed since the last run, without asking. */
+  trustMcpConfig?: boolean;
 }
 
 export interface SessionsOptions {
@@ -154,6 +158,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'allow-network': { type: 'boolean' },
         'allow-network-for': { type: 'string', multiple: true },
         'sandbox-write': { type: 'string', multiple: true },
+        'command-env': { type: 'string', multiple: true },
+        'trust-mcp-config': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -199,6 +205,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const orchestrator = orchestratorOf(values);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
+  networkPrefixes(values['allow-network-for']);
   return {
     command: 'run',
     task,
@@ -223,6 +230,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values.db !== undefined && { db: values.db }),
     ...(values.session !== undefined && { session: values.session }),
     ...(values['mcp-config'] !== undefined && { mcpConfig: values['mcp-config'] }),
+    ...(values['command-env'] !== undefined && { commandEnv: commandEnvNames(values['command-env']) }),
+    ...(values['trust-mcp-config'] && { trustMcpConfig: true }),
     ...(maxTools !== undefined && { maxTools }),
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
     ...(orchestrator && { orchestrator }),
@@ -258,7 +267,7 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['command-env', 'trust-mcp-config', 'sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

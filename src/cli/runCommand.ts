@@ -148,7 +148,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ),
   });
 
-  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
+  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }), options.commandEnv);
   const notice = (message: string) => bus.emit({ type: 'notice', message });
   const session = buildSession({
     ports: {

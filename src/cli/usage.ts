@@ -7,7 +7,8 @@ export const USAGE = `Usage:
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
-                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... "TASK"
+                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... [--command-env NAME]...
+                   [--trust-mcp-config] "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
   localharness doctor [--provider …] [--base-url URL] [--model NAME] [--num-ctx N] [--tool-protocol …]
                       [--embed-model NAME] [--config FILE] [--db FILE] [--json]
@@ -60,6 +61,11 @@ Options:
   --allow-network-for  let commands starting with PREFIX use the network (repeatable, e.g. "npm install")
   --sandbox-write let sandboxed commands write DIR too (repeatable), e.g. a package cache: ~/.cargo. npm's
                   cache and Go's build cache go to the private temporary folder unless opened this way
+  --command-env   pass the variable NAME to commands too (repeatable). Commands see only PATH, HOME, USER,
+                  SHELL, LANG/LC_*, TERM, TMPDIR, TZ, toolchain paths (JAVA_HOME, GOPATH…) and these; never
+                  LOCALHARNESS_API_KEY or other keys and tokens in your environment
+  --trust-mcp-config  start the --mcp-config servers without asking even when the file changed since your
+                  last run (otherwise a changed file is asked on a terminal and refused without one)
   --resume        with --session and the planner flags: continue that session's planned run, cut off by
                   Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 

@@ -7,6 +7,7 @@ import { parseRules } from '../approval/rules';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
 import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
+import { passthroughProblem } from '../../core/shell/commandEnv';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
@@ -52,6 +53,8 @@ export interface HarnessSettings {
   orchestrator: OrchestratorSettings;
   /** How run_command is confined (`localharness.sandbox.*`; user settings only). */
   sandbox: SandboxSettings;
+  /** `localharness.sandbox.envPassthrough`: variables commands see on top of the allow-list (user settings only). */
+  commandEnv: string[];
 }
 
 /** `localharness.orchestrator.*`: a planner model plans and answers, an executor model runs each step's tools. */
@@ -98,6 +101,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   indexEmbeddingModel: '',
   orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 },
   sandbox: DEFAULT_SANDBOX_SETTINGS,
+  commandEnv: [],
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -214,6 +218,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
       undefined,
       homedir(),
     ),
+    commandEnv: parseCommandEnv(get('sandbox.envPassthrough'), problems),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
@@ -282,4 +287,20 @@ export function serverUrl(settings: HarnessSettings): string {
 /** A server address as settings hold it: trimmed, without trailing slashes. */
 export function normalizeServerUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
+}
+
+/** `localharness.sandbox.envPassthrough`: variable names; Local Harness's own are refused with a reason. */
+function parseCommandEnv(raw: unknown, problems: string[]): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    problems.push('localharness.sandbox.envPassthrough should be a list of variable names such as ["NODE_ENV"]; ignored.');
+    return [];
+  }
+  const names: string[] = [];
+  for (const item of raw) {
+    const problem = typeof item === 'string' ? passthroughProblem(item.trim()) : 'an entry is not a string';
+    if (problem) problems.push(`localharness.sandbox.envPassthrough: ${problem}; ignored.`);
+    else names.push((item as string).trim());
+  }
+  return [...new Set(names)];
 }

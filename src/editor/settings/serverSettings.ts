@@ -35,6 +35,8 @@ export const USER_ONLY_KEYS = [
   'sandbox.network',
   'sandbox.networkCommands',
   'sandbox.writablePaths',
+  // A repository must not hand its commands the user's tokens.
+  'sandbox.envPassthrough',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */
