@@ -95,7 +95,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
   let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {
-    const [{ startCliMcp, runFeatures }, { canSignInHere }] = await Promise.all([import('./cliMcp'), import('./cliAuth')]);
+    const [{ startCliMcp, runFeatures }, { canSignInHere }, { defaultTrustFile, ttyYesNo }] = await Promise.all([import('./cliMcp'), import('./cliAuth'), import('./mcpTrust')]);
     const features = await runFeatures({
       workspace,
       input: io.stdin,
@@ -114,6 +114,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       interactive: canSignInHere(io.stdin, io.stderr, process.env),
       output: io.stderr,
       env: process.env,
+      trust: { trusted: options.trustMcpConfig === true, trustFile: defaultTrustFile(process.env), ask: ttyYesNo(io.stdin, io.stderr) },
     });
   }
   // The workspace index of the same database (`localharness index`): retrieval before each model call,

@@ -65,7 +65,8 @@ Options:
                   SHELL, LANG/LC_*, TERM, TMPDIR, TZ, toolchain paths (JAVA_HOME, GOPATH…) and these; never
                   LOCALHARNESS_API_KEY or other keys and tokens in your environment
   --trust-mcp-config  start the --mcp-config servers without asking even when the file changed since your
-                  last run (otherwise a changed file is asked on a terminal and refused without one)
+                  last run, or is in the workspace and new (otherwise asked on a terminal, refused without
+                  one; also for mcp list, resource and prompt)
   --resume        with --session and the planner flags: continue that session's planned run, cut off by
                   Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 
