@@ -91,7 +91,7 @@ export class ApprovalGate {
     if (!ask) {
       const unsandboxed = request.description.unsandboxed;
       if (unsandboxed) return { approved: false, reason: `it would run without the sandbox (${unsandboxed.reason}), which is always asked, and no one is available to approve it (non-interactive run)` };
-      if (!sensitive) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
+      if (!sensitive) return { approved: false, reason: `${this.nearMiss(request) ?? ''}no one is available to approve it (non-interactive run)` };
       const reason = `it changes ${request.description.sensitive!.paths.join(', ')}, a sensitive file that always needs the user's approval, and no one is available to approve it (non-interactive run)`;
       this.options.onSensitiveDenied?.(request, reason);
       return { approved: false, reason };
@@ -112,6 +112,18 @@ export class ApprovalGate {
   /** Someone can be asked (a terminal, the editor's dialogs). */
   get canAsk(): boolean {
     return this.options.ask !== undefined;
+  }
+
+  /** "the rule for `npm test` covers one plain command, and this one spans more than one line; " — or undefined. */
+  private nearMiss(request: ApprovalRequest): string | undefined {
+    const command = request.description.command;
+    const c = command === undefined ? undefined : coverable(command);
+    if (!c || c.ok) return undefined;
+    const head = command!.split(/[\n\r;&|`<>()]|\$\(/)[0]!;
+    const rule = [...this.sessionRules, ...this.options.policy.rules].find(
+      (r) => r.decision === 'allow' && r.commandPrefix !== undefined && (r.tool === '*' || r.tool === request.toolName) && commandHasPrefix(head, r.commandPrefix),
+    );
+    return rule ? `the rule for \`${rule.commandPrefix}\` covers one plain command only, and ${c.reason}; ` : undefined;
   }
 
   private alwaysAsks(request: ApprovalRequest): boolean {

@@ -71,3 +71,14 @@ test('the editor dialog offers only "Allow" (once) for a chained command, and sa
   assert.match(chained.detail, /Only "Allow" \(this once\) is offered: no rule can cover this command: it spans more than one line/);
   assert.deepEqual(buildApprovalDialog(request('npm test')).buttons, [DENY, ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE]);
 });
+
+test('without anyone to ask, the denial of a chained command says the rule covers one plain command', async () => {
+  const gate = new ApprovalGate({ policy: { autoApprove: ['read'], rules: [{ tool: 'run_command', commandPrefix: 'npm test', decision: 'allow' }] } });
+  const denied = await gate.check(request('npm test\nrm -rf ~'), signal);
+  assert.deepEqual(denied, {
+    approved: false,
+    reason: 'the rule for `npm test` covers one plain command only, and it spans more than one line; no one is available to approve it (non-interactive run)',
+  });
+  const other = await gate.check(request('make; rm -rf ~'), signal);
+  assert.deepEqual(other, { approved: false, reason: 'no one is available to approve it (non-interactive run)' });
+});
