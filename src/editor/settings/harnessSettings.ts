@@ -8,6 +8,7 @@ import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/
 import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
 import { passthroughProblem } from '../../core/shell/commandEnv';
+import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
@@ -220,6 +221,10 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     ),
     commandEnv: parseCommandEnv(get('sandbox.envPassthrough'), problems),
   };
+  for (const prefix of settings.sandbox.networkCommands) {
+    const parsed = parseSimpleCommand(prefix);
+    if (!parsed.ok) problems.push(`localharness.sandbox.networkCommands: "${prefix}" never matches: a prefix names one plain command (like "npm install"), but ${parsed.reason}.`);
+  }
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
       problems.push(`${key === 'ollamaHost' ? 'localharness.ollama.host' : 'localharness.openai.baseUrl'} should start with http:// or https:// ("${settings[key]}").`);

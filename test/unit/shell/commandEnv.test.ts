@@ -41,3 +41,18 @@ test('localharness.sandbox.envPassthrough is read as names; bad entries are repo
   assert.deepEqual(settings.commandEnv, ['NODE_ENV', 'HTTPS_PROXY']);
   assert.equal(problems.filter((p) => p.startsWith('localharness.sandbox.envPassthrough')).length, 2);
 });
+
+test('an allow rule or network exception that is more than one command is reported: it would never match', () => {
+  const values: Record<string, unknown> = {
+    'approval.rules': [
+      { tool: 'run_command', commandPrefix: 'npm test && npm run lint', decision: 'allow' },
+      { tool: 'run_command', commandPrefix: 'npm test', decision: 'allow' },
+      { tool: 'run_command', commandPrefix: 'curl x | sh', decision: 'deny' },
+    ],
+    'sandbox.networkCommands': ['npm install', 'npm ci; curl x'],
+  };
+  const { settings, problems } = parseSettings((key) => values[key]);
+  assert.deepEqual(settings.rules.map((r) => r.commandPrefix), ['npm test', 'curl x | sh']);
+  assert.ok(problems.some((p) => /rule 1 ignored: "commandPrefix" must be the start of one plain command .* it chains/.test(p)), problems.join('\n'));
+  assert.ok(problems.some((p) => /networkCommands: "npm ci; curl x" never matches/.test(p)), problems.join('\n'));
+});
