@@ -37,6 +37,10 @@ const SCRIPT_RUNNERS: Record<string, string> = {
   parallel: 'parallel runs commands built from its arguments',
   watch: 'watch runs its arguments through a shell',
   su: 'su starts a shell',
+  runuser: 'runuser runs a command as another user',
+  pkexec: 'pkexec runs a command as another user',
+  'systemd-run': 'systemd-run starts a command outside this one',
+  firejail: 'firejail runs a command in its own sandbox',
   chroot: 'chroot runs a command in another root',
   nsenter: 'nsenter runs a command in other namespaces',
   unshare: 'unshare runs a command in new namespaces',
@@ -99,8 +103,9 @@ function skipOptions(words: readonly Word[], start: number, name: string, withVa
       continue;
     }
     if (name === 'env' && /^(?:-S|--split-string|-[a-zA-Z]*S)/.test(w.text)) return { ok: false, reason: 'env -S splits a string into a command line' };
-    if (name === 'sudo' && /^(?:-s|-i|--shell|--login|-[a-zA-Z]*[si][a-zA-Z]*)$/.test(w.text)) return { ok: false, reason: 'sudo -s/-i starts a shell' };
-    if (!w.text.startsWith('-') || w.text === '-') break;
+    if ((name === 'sudo' || name === 'doas') && /^(?:-s|-i|--shell|--login|-[a-zA-Z]*[si][a-zA-Z]*)$/.test(w.text)) return { ok: false, reason: `${name} -s/-i starts a shell` };
+    // "env -" is "env -i"; for the others a lone "-" is an operand.
+    if (!w.text.startsWith('-') || (w.text === '-' && name !== 'env')) break;
     i += withValue.includes(w.text) ? 2 : 1;
   }
   // timeout's duration and nice's bare "-5" style come before the command.

@@ -109,11 +109,12 @@ for (const wire of WIRE_FORMATS) {
     test('--allow-network-for echo gives no network to a second line after echo; --allow-network-for node -e does', async () => {
       const ws = workspace();
       const before = listener.connections;
-      const chained = await start(commandRunner([`echo a\n${connect(listener.port)}`, `echo a\r${connect(listener.port)}`]), 'net-chained');
+      const forms = [`echo a\n${connect(listener.port)}`, `echo a\r${connect(listener.port)}`, `echo a; ${connect(listener.port)}`, `echo a && ${connect(listener.port)}`, `echo "$(${connect(listener.port)})"`];
+      const chained = await start(commandRunner(forms), 'net-chained');
       const run = await runCli(['run', ...wire.flags(chained), '--workspace', ws, '--approve', 'all', '--allow-network-for', 'echo', '--json', 'connect'], { cwd: ws });
       assert.equal(run.code, 0, run.stderr);
       const results = commandResults(run);
-      assert.equal(results.length, 2);
+      assert.equal(results.length, forms.length);
       for (const r of results) assert.doesNotMatch(r.content, /^connected$/m);
       assert.equal(listener.connections, before, 'the chained line reached the listener');
       // The same connection as one command under a prefix that names it: the exception is real.
@@ -121,6 +122,27 @@ for (const wire of WIRE_FORMATS) {
       const allowed = await runCli(['run', ...wire.flags(plain), '--workspace', ws, '--approve', 'all', '--allow-network-for', 'node -e', '--json', 'connect'], { cwd: ws });
       assert.match(commandResults(allowed)[0]!.content, /^connected$/m);
       assert.equal(listener.connections, before + 1);
+    });
+
+    test('--approve read on a terminal with --allow-network-for echo: a chained line approved once still gets no network', async () => {
+      const ws = workspace();
+      const before = listener.connections;
+      const server = await start(commandRunner([`echo a\n${connect(listener.port)}`]), 'net-read');
+      const args = ['run', ...wire.flags(server), '--workspace', ws, '--approve', 'read', '--allow-network-for', 'echo', 'connect'];
+      const questions: string[] = [];
+      const { code, output } = await runInTerminal(`cd ${shellQuote([ws])} && ${shellQuote([process.execPath, CLI, ...args])}`, { ...process.env, NO_COLOR: '1' }, (screen) => {
+        if (!/\[N\]o: $/.test(screen.trimEnd() + ' ')) return undefined;
+        questions.push(screen);
+        // Yes to the command (in the sandbox); no to running it again without the sandbox once it was blocked.
+        return questions.length === 1 ? 'y\r' : 'n\r';
+      });
+      assert.equal(code, 0, output);
+      assert.equal(questions.length, 2, output);
+      assert.match(questions[1]!, /The sandbox blocked this command: the sandbox blocked a network connection/);
+      // The dialog says the network is off and offers it once: the exception for echo did not reach node.
+      assert.match(questions[0]!, /network off/);
+      assert.match(questions[0]!, /\[w\]ith network, once/);
+      assert.equal(listener.connections, before, 'the chained line reached the listener');
     });
 
     test('--allow-network-for with a chained prefix is a usage error', async () => {

@@ -67,6 +67,12 @@ const CHAINED: Array<[string, string]> = [
   ['if', 'if true; then rm -rf ~; fi'],
   ['npm test', '{ npm test; rm -rf ~; }'],
   ['watch', 'watch "rm -rf ~"'],
+  ['doas', 'doas -s'],
+  ['pkexec', 'pkexec rm -rf /'],
+  ['npm test', 'npm test >/dev/tcp/127.0.0.1/80'],
+  ['npm test', 'npm test >/dev/null2'],
+  ['npm test', 'npm test =(rm -rf ~)'],
+  ['npm test', 'npm test *(e:"rm -rf ~":)'],
 ];
 
 /** [prefix, command]: one simple command starting with the prefix. */
@@ -106,6 +112,8 @@ const OTHER: Array<[string, string]> = [
   ['nohup', 'nohup rm -rf ~'],
   ['timeout 10', 'timeout 10 rm -rf ~'],
   ['sudo', 'sudo rm -rf /'],
+  ['env -', 'env - rm -rf ~'],
+  ['env -i', 'env -i PATH=/bin rm -rf ~'],
 ];
 
 test(`none of ${CHAINED.length} chaining, substitution and wrapper forms is covered by a prefix rule`, () => {
