@@ -11,9 +11,11 @@ export type Coverable = { ok: true; words: Word[]; /** Words a prefix must reach
 export function coverable(command: string): Coverable {
   const parsed = parseSimpleCommand(command);
   if (!parsed.ok) return parsed;
-  const inner = innerCommand(parsed.words);
+  // Redirections are not words of the command: the wrappers are read without them.
+  const words = parsed.words.filter((w) => !w.redirect);
+  const inner = innerCommand(words);
   if (!inner.ok) return inner;
-  return { ok: true, words: parsed.words, minWords: inner.index + 1 };
+  return { ok: true, words: parsed.words, minWords: parsed.words.indexOf(words[inner.index] ?? words[0]!) + 1 };
 }
 
 export function commandHasPrefix(command: string, prefix: string): boolean {
@@ -23,5 +25,7 @@ export function commandHasPrefix(command: string, prefix: string): boolean {
   if (!c.ok) return false;
   // "npm test" covers "npm test -- -x" but not "npm testing"; "env" alone never covers "env rm -rf ~".
   if (p.words.length < c.minWords || p.words.length > c.words.length) return false;
+  // A redirection to a file is covered only when the prefix names it: `npm test` never covers `npm test > ~/.bashrc`.
+  if (c.words.slice(p.words.length).some((w) => w.redirect)) return false;
   return p.words.every((w, k) => w.key === c.words[k]!.key);
 }

@@ -1,8 +1,9 @@
 // Reads a command line strictly: is it exactly ONE simple command (a name and its arguments), and which words?
 // Approval rules and network exceptions cover a command by its leading words, so anything that could run a
 // second command, or that this reader cannot be sure of, is refused with a reason: line breaks and control
-// characters, separators, pipes, substitutions, here-documents, comments, history expansion, redirections other
-// than to /dev/null or between descriptors, unclosed quotes. It never runs or expands anything.
+// characters, separators, pipes, substitutions, here-documents, comments, history expansion, unclosed quotes.
+// A redirection to or from a file is kept as a word of its own (marked), so a rule covers it only by naming it;
+// one to /dev/null or between descriptors ("2>&1") is dropped. It never runs or expands anything.
 // Hand-written on purpose: the npm shell parsers are either partial (shell-quote has no here-documents and reads
 // a line break as a space) or far heavier than the extension bundle should carry (bash-parser, mvdan-sh).
 
@@ -16,6 +17,8 @@ export interface Word {
   key: string;
   /** Holds an unquoted or double-quoted expansion ($NAME, ${NAME}, $'…'), a glob or a brace the shell may expand. */
   expands: boolean;
+  /** A redirection and its file ("> out.log"): not a word of the command, but part of what the line does. */
+  redirect?: true;
 }
 
 export type ParsedLine = { ok: true; words: Word[] } | { ok: false; reason: string };
@@ -32,8 +35,12 @@ export function parseSimpleCommand(line: string): ParsedLine {
   let expands = false;
   let inWord = false;
   let quotedInWord = false;
+  /** A file redirection ("2>>") waiting for its target word. */
+  let pending: string | undefined;
   const endWord = () => {
-    if (inWord) words.push({ text, key, expands });
+    if (inWord && pending !== undefined) words.push({ text: `${pending}${text}`, key: `\u0000${pending}\u0000${key}`, expands, redirect: true });
+    else if (inWord) words.push({ text, key, expands });
+    if (inWord) pending = undefined;
     text = key = '';
     expands = inWord = quotedInWord = false;
   };
@@ -61,12 +68,14 @@ export function parseSimpleCommand(line: string): ParsedLine {
     if (c === '&' && line[i + 1] !== '>') return fail('it chains commands or runs one in the background ("&")');
     if (c === '<' || c === '>' || c === '&') {
       // A redirection: "2>&1", ">/dev/null", "&>/dev/null" are harmless; anything else is not one plain command.
+      if (pending !== undefined) return fail('a redirection has no file');
       const fd = inWord && !quotedInWord && /^\d+$/.test(text) ? text : undefined;
       if (inWord && fd === undefined) endWord();
       const r = redirection(line, i);
       if (!r.ok) return r;
       text = key = '';
       expands = inWord = quotedInWord = false;
+      if (r.file !== undefined) pending = `${fd ?? ''}${r.file}`;
       i = r.end;
       continue;
     }
@@ -110,17 +119,18 @@ export function parseSimpleCommand(line: string): ParsedLine {
     i++;
   }
   endWord();
-  if (words.length === 0) return fail('it holds no command');
+  if (pending !== undefined) return fail('a redirection has no file');
+  if (words.every((w) => w.redirect)) return fail('it holds no command');
   return { ok: true, words };
 }
 
-type Step = { ok: true; end: number } | { ok: false; reason: string };
+type Step = { ok: true; end: number; /** A file redirection's operator: its target is the next word. */ file?: string } | { ok: false; reason: string };
 
 function fail(reason: string): { ok: false; reason: string } {
   return { ok: false, reason };
 }
 
-/** At "<", ">" or "&>": the redirection and its target; only descriptor copies and /dev/null pass. */
+/** At "<", ">" or "&>": a descriptor copy or /dev/null (dropped), a file redirection (its operator), or a refusal. */
 function redirection(line: string, start: number): Step {
   const op = /^(?:&>>|&>|>>|>&|<&|>|<)/.exec(line.slice(start))?.[0];
   if (!op || /^[<>]\(/.test(line.slice(start)) || /^(?:<<|<>|>\|)/.test(line.slice(start))) {
@@ -134,7 +144,8 @@ function redirection(line: string, start: number): Step {
   while (line[i] === ' ' || line[i] === '\t') i++;
   const m = /^\/dev\/null(?=$|[ \t])/.exec(line.slice(i));
   if (m) return { ok: true, end: i + m[0].length };
-  return fail('it redirects to or from a file');
+  // "&>file", ">&file": both streams to a file.
+  return { ok: true, end: i, file: op === '>&' ? '&>' : op === '<&' ? '<' : op };
 }
 
 /** "…" from just after the opening quote. */

@@ -29,12 +29,10 @@ const CHAINED: Array<[string, string]> = [
   ['npm test', 'npm test <<< "x"'],
   ['npm test', 'npm test \\\nrm -rf ~'],
   ['npm test', 'npm test \\'],
-  ['npm test', 'npm test > ~/.bashrc'],
-  ['npm test', 'npm test >> .envrc'],
-  ['npm test', 'npm test 2> /etc/passwd'],
-  ['npm test', 'npm test < ~/.ssh/id_rsa'],
-  ['npm test', 'npm test &> out.log'],
   ['npm test', 'npm test >| out.log'],
+  ['npm test', 'npm test >'],
+  ['npm test', 'npm test > ; rm -rf ~'],
+  ['npm test', '> out.log'],
   ['npm test', 'npm test # ; rm -rf ~'],
   ['npm test', 'npm test !!'],
   ['npm test', 'npm test "!-2"'],
@@ -69,8 +67,6 @@ const CHAINED: Array<[string, string]> = [
   ['watch', 'watch "rm -rf ~"'],
   ['doas', 'doas -s'],
   ['pkexec', 'pkexec rm -rf /'],
-  ['npm test', 'npm test >/dev/tcp/127.0.0.1/80'],
-  ['npm test', 'npm test >/dev/null2'],
   ['npm test', 'npm test =(rm -rf ~)'],
   ['npm test', 'npm test *(e:"rm -rf ~":)'],
 ];
@@ -96,6 +92,9 @@ const COVERED: Array<[string, string]> = [
   ['python3 -m pytest', 'python3 -m pytest -k "not slow" tests/'],
   ['find . -name', 'find . -name "*.ts"'],
   ['bash scripts/check.sh', 'bash scripts/check.sh --fast'],
+  ['npm test > out.log', 'npm test > out.log'],
+  ['npm test > out.log', 'npm test >out.log --silent'],
+  ['echo pwned > ../x.txt', 'echo pwned > ../x.txt'],
 ];
 
 /** Near misses: one command, but not the allowed one. */
@@ -113,6 +112,19 @@ const OTHER: Array<[string, string]> = [
   ['timeout 10', 'timeout 10 rm -rf ~'],
   ['sudo', 'sudo rm -rf /'],
   ['env -', 'env - rm -rf ~'],
+  // A redirection to a file is covered only by a prefix that names it.
+  ['npm test', 'npm test > ~/.bashrc'],
+  ['npm test', 'npm test >> .envrc'],
+  ['npm test', 'npm test 2> /etc/passwd'],
+  ['npm test', 'npm test < ~/.ssh/id_rsa'],
+  ['npm test', 'npm test &> out.log'],
+  ['npm test', 'npm test >&out.log'],
+  ['npm test', 'npm test >/dev/tcp/127.0.0.1/80'],
+  ['npm test', 'npm test >/dev/null2'],
+  ['npm test > out.log', 'npm test > out.log > ~/.bashrc'],
+  ['npm test > out.log', 'npm test > out.log 2>> ~/.profile'],
+  ['npm test > out.log', 'npm test > other.log'],
+  ['npm test > out.log', 'npm test >> out.log'],
   ['env -i', 'env -i PATH=/bin rm -rf ~'],
 ];
 
