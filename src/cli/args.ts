@@ -4,10 +4,15 @@ import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 
 import { UsageError } from './usageError';
-import { commandEnvNames, firstByteTimeoutMs, networkPrefixes, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
+import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
+import { commandEnvNames, networkPrefixes } from './argValues';
+
+/** More options of `run` only (commands' environment, MCP config trust): kept apart from RUN_ONLY's list. */
+const COMMAND_RUN_ONLY = ['command-env', 'trust-mcp-config'];
+
 export { USAGE } from './usage';
 export { UsageError };
 export { parseNamedArgs, type McpListOptions, type McpLoginOptions, type McpLogoutOptions, type McpOptions, type McpPromptOptions, type McpResourceOptions } from './mcpArgs';
@@ -153,13 +158,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         remove: { type: 'boolean' },
         arg: { type: 'string', multiple: true },
         out: { type: 'string' },
+        'command-env': { type: 'string', multiple: true },
+        'trust-mcp-config': { type: 'boolean' },
         'allow-sampling': { type: 'boolean' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
         'allow-network-for': { type: 'string', multiple: true },
         'sandbox-write': { type: 'string', multiple: true },
-        'command-env': { type: 'string', multiple: true },
-        'trust-mcp-config': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -267,7 +272,7 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['command-env', 'trust-mcp-config', 'sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',
@@ -277,7 +282,7 @@ function parseKnowledgeCommand(
   cwd: string,
 ): IndexOptions | QueryOptions {
   const str = (name: string) => values[name] as string | undefined;
-  const foreign = [...RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
+  const foreign = [...RUN_ONLY, ...COMMAND_RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
   if (foreign) throw new UsageError(`--${foreign} does not apply to \`${command}\``);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const shared: KnowledgeCommandOptions = {

@@ -3,12 +3,12 @@ export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
+                   [--trust-mcp-config] [--command-env NAME]...
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
-                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... [--command-env NAME]...
-                   [--trust-mcp-config] "TASK"
+                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
   localharness doctor [--provider …] [--base-url URL] [--model NAME] [--num-ctx N] [--tool-protocol …]
                       [--embed-model NAME] [--config FILE] [--db FILE] [--json]
@@ -44,6 +44,12 @@ Options:
                   declined when there is none
   --allow-sampling  let MCP servers have the model answer their prompts (sampling) without asking. Without it
                   each request is asked on a terminal and refused when there is none
+  --command-env   pass the variable NAME to commands too (repeatable). Commands see only PATH, HOME, USER,
+                  SHELL, LANG/LC_*, TERM, TMPDIR, TZ, toolchain paths (JAVA_HOME, GOPATH…) and these; never
+                  LOCALHARNESS_API_KEY or other keys and tokens in your environment
+  --trust-mcp-config  start the --mcp-config servers without asking even when the file changed since your
+                  last run, or is in the workspace and new (otherwise asked on a terminal, refused without
+                  one; also for mcp list, resource and prompt)
   --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
   --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)
@@ -61,12 +67,6 @@ Options:
   --allow-network-for  let commands starting with PREFIX use the network (repeatable, e.g. "npm install")
   --sandbox-write let sandboxed commands write DIR too (repeatable), e.g. a package cache: ~/.cargo. npm's
                   cache and Go's build cache go to the private temporary folder unless opened this way
-  --command-env   pass the variable NAME to commands too (repeatable). Commands see only PATH, HOME, USER,
-                  SHELL, LANG/LC_*, TERM, TMPDIR, TZ, toolchain paths (JAVA_HOME, GOPATH…) and these; never
-                  LOCALHARNESS_API_KEY or other keys and tokens in your environment
-  --trust-mcp-config  start the --mcp-config servers without asking even when the file changed since your
-                  last run, or is in the workspace and new (otherwise asked on a terminal, refused without
-                  one; also for mcp list, resource and prompt)
   --resume        with --session and the planner flags: continue that session's planned run, cut off by
                   Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 

@@ -4,11 +4,11 @@
 import type { ApprovalRule } from '../../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../../core/tools/tool';
 import { parseRules } from '../approval/rules';
+import { passthroughProblem } from '../../core/shell/commandEnv';
+import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
 import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
-import { passthroughProblem } from '../../core/shell/commandEnv';
-import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 
 export type ProviderKind = 'ollama' | 'openai';
@@ -32,6 +32,8 @@ export interface HarnessSettings {
    * settings only (a repository can neither add nor remove any), see serverSettings.ts.
    */
   sensitivePatterns: string[];
+  /** `localharness.sandbox.envPassthrough`: variables commands see on top of the allow-list (user settings only). */
+  commandEnv: string[];
   /** Weak-model behaviour (tool protocol, nudges, retries): src/core/resilience/settings.ts. Validated. */
   agent: TurnHooksSettingsInput;
   /** Compression and budget knobs: src/core/context/settings.ts. Validated. */
@@ -54,8 +56,6 @@ export interface HarnessSettings {
   orchestrator: OrchestratorSettings;
   /** How run_command is confined (`localharness.sandbox.*`; user settings only). */
   sandbox: SandboxSettings;
-  /** `localharness.sandbox.envPassthrough`: variables commands see on top of the allow-list (user settings only). */
-  commandEnv: string[];
 }
 
 /** `localharness.orchestrator.*`: a planner model plans and answers, an executor model runs each step's tools. */
@@ -91,6 +91,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   autoApprove: ['read'],
   rules: [],
   sensitivePatterns: [],
+  commandEnv: [],
   agent: {},
   context: {},
   fallbackModels: [],
@@ -102,7 +103,6 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   indexEmbeddingModel: '',
   orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 },
   sandbox: DEFAULT_SANDBOX_SETTINGS,
-  commandEnv: [],
 };
 
 /** Reads one key below `localharness.` (e.g. "ollama.host"). */
@@ -203,6 +203,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     autoApprove,
     rules: rules.rules,
     sensitivePatterns,
+    commandEnv: parseCommandEnv(get('sandbox.envPassthrough'), problems),
     agent,
     context,
     fallbackModels,
@@ -219,16 +220,15 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
       undefined,
       homedir(),
     ),
-    commandEnv: parseCommandEnv(get('sandbox.envPassthrough'), problems),
   };
-  for (const prefix of settings.sandbox.networkCommands) {
-    const parsed = parseSimpleCommand(prefix);
-    if (!parsed.ok) problems.push(`localharness.sandbox.networkCommands: "${prefix}" never matches: a prefix names one plain command (like "npm install"), but ${parsed.reason}.`);
-  }
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
       problems.push(`${key === 'ollamaHost' ? 'localharness.ollama.host' : 'localharness.openai.baseUrl'} should start with http:// or https:// ("${settings[key]}").`);
     }
+  }
+  for (const prefix of settings.sandbox.networkCommands) {
+    const parsed = parseSimpleCommand(prefix);
+    if (!parsed.ok) problems.push(`localharness.sandbox.networkCommands: "${prefix}" never matches: a prefix names one plain command (like "npm install"), but ${parsed.reason}.`);
   }
   return { settings, problems };
 }
@@ -289,11 +289,6 @@ export function serverUrl(settings: HarnessSettings): string {
   return settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl;
 }
 
-/** A server address as settings hold it: trimmed, without trailing slashes. */
-export function normalizeServerUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
-}
-
 /** `localharness.sandbox.envPassthrough`: variable names; Local Harness's own are refused with a reason. */
 function parseCommandEnv(raw: unknown, problems: string[]): string[] {
   if (raw === undefined || raw === null) return [];
@@ -308,4 +303,9 @@ function parseCommandEnv(raw: unknown, problems: string[]): string[] {
     else names.push((item as string).trim());
   }
   return [...new Set(names)];
+}
+
+/** A server address as settings hold it: trimmed, without trailing slashes. */
+export function normalizeServerUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
 }
