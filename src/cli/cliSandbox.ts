@@ -17,10 +17,9 @@ export interface CliSandbox {
   dispose(): void;
 }
 
-/** `passEnv`: the --command-env names, passed to commands on top of the allow-list. */
-export function createCliSandbox(settings: SandboxSettings, onNotice: (message: string) => void, passEnv: readonly string[] = []): CliSandbox {
+export function createCliSandbox(settings: SandboxSettings, onNotice: (message: string) => void): CliSandbox {
   const launcher = settings.mode === 'off' ? undefined : new SandboxLauncher();
-  const runner = new NodeProcessRunner({ ...(launcher && { sandbox: launcher }), passEnv: () => passEnv });
+  const runner = new NodeProcessRunner(launcher ? { sandbox: launcher } : {});
   const sandbox = new CommandSandbox({
     settings: () => settings,
     support: () => launcher?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' },

@@ -149,7 +149,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ),
   });
 
-  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }), options.commandEnv);
+  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
   const notice = (message: string) => bus.emit({ type: 'notice', message });
   const session = buildSession({
     ports: {
@@ -160,7 +160,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       tracker,
       roots,
       fs,
-      runner: confined.runner,
+      // --command-env names join the allow-listed environment commands see.
+      runner: confined.runner.withPassEnv(options.commandEnv ?? []),
       ...(confined.sandbox && { sandbox: confined.sandbox }),
       bus,
       systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },

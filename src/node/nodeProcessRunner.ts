@@ -39,6 +39,11 @@ export class NodeProcessRunner implements ProcessRunner {
 
   constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
 
+  /** The same runner (and sandbox) whose commands also see these variables (the CLI's --command-env). */
+  withPassEnv(names: readonly string[]): NodeProcessRunner {
+    return names.length === 0 ? this : new NodeProcessRunner({ ...this.options, passEnv: () => names });
+  }
+
   async run(command: string, opts: RunOptions): Promise<RunResult> {
     if (!childProcess) childProcess = await import('node:child_process');
     if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
