@@ -4,8 +4,6 @@ import { parseSandboxSettings, type SandboxNames, type SandboxSettings } from '.
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './usageError';
-import { passthroughProblem } from '../core/shell/commandEnv';
-import { parseSimpleCommand } from '../core/shell/simpleCommand';
 
 export function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -66,22 +64,4 @@ export function providerOf(value: string | undefined, flag = '--provider'): 'oll
   const provider = value ?? 'ollama';
   if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
   return provider;
-}
-
-/** --command-env NAME (repeatable): each a variable name, never one of Local Harness's own. */
-export function commandEnvNames(names: readonly string[]): string[] {
-  for (const name of names) {
-    const problem = passthroughProblem(name.trim());
-    if (problem) throw new UsageError(`--command-env: ${problem}`);
-  }
-  return [...new Set(names.map((n) => n.trim()))];
-}
-
-/** --allow-network-for PREFIX: a prefix that is not one plain command would never match; say so now. */
-export function networkPrefixes(prefixes: readonly string[] | undefined): void {
-  // An empty one is sandboxFlags' to report.
-  for (const prefix of (prefixes ?? []).filter((p) => p.trim() !== '')) {
-    const parsed = parseSimpleCommand(prefix);
-    if (!parsed.ok) throw new UsageError(`--allow-network-for "${prefix}": a prefix names one plain command (like "npm install"), but ${parsed.reason}`);
-  }
 }

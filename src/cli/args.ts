@@ -2,17 +2,13 @@
 import { parseArgs } from 'node:util';
 import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
+import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
 
 import { UsageError } from './usageError';
 import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
-import { commandEnvNames, networkPrefixes } from './argValues';
-
-/** More options of `run` only (commands' environment, MCP config trust): kept apart from RUN_ONLY's list. */
-const COMMAND_RUN_ONLY = ['command-env', 'trust-mcp-config'];
-
 export { USAGE } from './usage';
 export { UsageError };
 export { parseNamedArgs, type McpListOptions, type McpLoginOptions, type McpLogoutOptions, type McpOptions, type McpPromptOptions, type McpResourceOptions } from './mcpArgs';
