@@ -2,6 +2,7 @@
 // `echo ok; rm -rf x`, `nohup rm x`, `sh -c "rm x"`, `$(rm x)` and `find . -exec rm {} +`. Allow rules never use
 // this (they cover one simple command only, commandPrefix.ts); a deny rule is best effort on top of that.
 import { tokenizeShell } from './shellTokens';
+import { parseSimpleCommand } from '../shell/simpleCommand';
 
 const MAX_NESTING = 4;
 const SEPARATORS = new Set(['&&', '||', ';', ';;', '|', '|&', '&', '\n', '(', ')']);
@@ -17,7 +18,9 @@ export function commandStarts(command: string): string[][] {
 
 /** Whether a deny prefix names any command the line starts. */
 export function mentionsCommand(command: string, prefix: string): boolean {
-  const want = prefix.trim().split(/\s+/).filter((w) => w !== '');
+  // The prefix's words as the shell reads them ("git commit -m 'wip'"), or plainly split when it is not one command.
+  const parsed = parseSimpleCommand(prefix);
+  const want = parsed.ok ? parsed.words.filter((w) => !w.redirect).map((w) => w.text) : prefix.trim().split(/\s+/).filter((w) => w !== '');
   if (want.length === 0) return false;
   return commandStarts(command).some((words) => want.every((w, k) => (k === 0 ? baseName(words[0] ?? '') === baseName(w) : words[k] === w)));
 }

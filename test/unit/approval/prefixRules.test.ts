@@ -82,3 +82,9 @@ test('without anyone to ask, the denial of a chained command says the rule cover
   const other = await gate.check(request('make; rm -rf ~'), signal);
   assert.deepEqual(other, { approved: false, reason: 'no one is available to approve it (non-interactive run)' });
 });
+
+test('a deny prefix with quotes is read as the shell reads it', () => {
+  const { gate } = gateWith([{ tool: 'run_command', commandPrefix: "git commit -m 'wip'", decision: 'deny' }]);
+  assert.equal(gate.decideByPolicy(request('echo x; git commit -m "wip" --no-verify')), 'deny');
+  assert.equal(gate.decideByPolicy(request('git commit -m done')), undefined);
+});
