@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY, buildApprovalDialog } from '../../../src/editor/approval/dialog';
+import { PassThrough } from 'node:stream';
+import { ttyApprovalAsker } from '../../../src/cli/ttyApproval';
 import { ApprovalGate, rememberable, type ApprovalDecision, type ApprovalRequest, type ApprovalRule } from '../../../src/core/approval/gate';
 
 const request = (command: string): ApprovalRequest => ({
@@ -87,4 +89,19 @@ test('a deny prefix with quotes is read as the shell reads it', () => {
   const { gate } = gateWith([{ tool: 'run_command', commandPrefix: "git commit -m 'wip'", decision: 'deny' }]);
   assert.equal(gate.decideByPolicy(request('echo x; git commit -m "wip" --no-verify')), 'deny');
   assert.equal(gate.decideByPolicy(request('git commit -m done')), undefined);
+});
+
+test('the terminal prompt offers no [s]ession for a chained command, says why, and takes "s" as no', async () => {
+  const input = new PassThrough() as unknown as NodeJS.ReadStream & PassThrough;
+  (input as { isTTY?: boolean }).isTTY = true;
+  const output = new PassThrough() as unknown as NodeJS.WriteStream & PassThrough;
+  let shown = '';
+  output.setEncoding('utf8').on('data', (d: string) => (shown += d));
+  const ask = ttyApprovalAsker(input, output)!;
+  const pending = ask(request('npm test\nrm -rf ~'), signal);
+  await new Promise((r) => setImmediate(r));
+  input.write('s\n');
+  assert.deepEqual(await pending, { approved: false, reason: 'denied by the user' });
+  assert.match(shown, /\(Only once: no rule can cover this command: it spans more than one line\.\)/);
+  assert.match(shown, /Allow\? \[y\]es \/ \[N\]o: /);
 });
