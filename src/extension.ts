@@ -98,8 +98,8 @@ export function activate(context: vscode.ExtensionContext): void {
     fs,
     calibration: globalKv,
     setupChecks: setupMemory,
-    createRunner: (fallback, sandbox) => {
-      const runner = new VsCodeTerminalRunner({ fallback, sandbox, log });
+    createRunner: (fallback, sandbox, passEnv) => {
+      const runner = new VsCodeTerminalRunner({ fallback, sandbox, log, passEnv });
       sub.push(runner);
       return runner;
     },

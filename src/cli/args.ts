@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
+import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
 
 import { UsageError } from './usageError';
 import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
@@ -60,6 +61,10 @@ export interface RunOptions {
   resume?: boolean;
   /** How run_command is confined (--sandbox, --allow-network, --allow-network-for). */
   sandbox: SandboxSettings;
+  /** --command-env NAME: variables passed to commands on top of the allow-list. */
+  commandEnv?: string[];
+  /** --trust-mcp-config: start the --mcp-config servers even if the file changed since the last run, without asking. */
+  trustMcpConfig?: boolean;
 }
 
 export interface SessionsOptions {
@@ -149,6 +154,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         remove: { type: 'boolean' },
         arg: { type: 'string', multiple: true },
         out: { type: 'string' },
+        'command-env': { type: 'string', multiple: true },
+        'trust-mcp-config': { type: 'boolean' },
         'allow-sampling': { type: 'boolean' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
@@ -199,6 +206,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const orchestrator = orchestratorOf(values);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
+  networkPrefixes(values['allow-network-for']);
   return {
     command: 'run',
     task,
@@ -223,6 +231,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values.db !== undefined && { db: values.db }),
     ...(values.session !== undefined && { session: values.session }),
     ...(values['mcp-config'] !== undefined && { mcpConfig: values['mcp-config'] }),
+    ...(values['command-env'] !== undefined && { commandEnv: commandEnvNames(values['command-env']) }),
+    ...(values['trust-mcp-config'] && { trustMcpConfig: true }),
     ...(maxTools !== undefined && { maxTools }),
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
     ...(orchestrator && { orchestrator }),
@@ -268,7 +278,7 @@ function parseKnowledgeCommand(
   cwd: string,
 ): IndexOptions | QueryOptions {
   const str = (name: string) => values[name] as string | undefined;
-  const foreign = [...RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
+  const foreign = [...RUN_ONLY, ...COMMAND_RUN_ONLY, ...(command === 'query' ? ['model'] : [])].find((name) => values[name] !== undefined);
   if (foreign) throw new UsageError(`--${foreign} does not apply to \`${command}\``);
   const apiKey = env.LOCALHARNESS_API_KEY;
   const shared: KnowledgeCommandOptions = {

@@ -10,6 +10,7 @@ import type { McpServerConfig } from '../mcp/types';
 import { untilAborted } from '../core/abortable';
 import { cliAuthEnv } from './cliAuth';
 import { UsageError } from './usageError';
+import { checkMcpTrust, type McpTrustOptions } from './mcpTrust';
 
 export interface CliMcp {
   /** Stops the servers; `interrupted`: the user pressed Ctrl-C, so they get SIGTERM sooner. */
@@ -57,10 +58,16 @@ export async function openCliMcp(configPath: string, workspace: string, options:
  * For `run`: every server started, the ones that did not come up reported through `warn`. Ctrl-C while they
  * start stops them and rejects.
  */
-export async function startCliMcp(configPath: string, workspace: string, options: OpenCliMcpOptions & { registry: ToolRegistry; signal: AbortSignal }): Promise<CliMcp> {
+export async function startCliMcp(
+  configPath: string,
+  workspace: string,
+  options: OpenCliMcpOptions & { registry: ToolRegistry; signal: AbortSignal; trust?: Pick<McpTrustOptions, 'trusted' | 'trustFile' | 'ask'> },
+): Promise<CliMcp> {
   const mcp = await openCliMcp(configPath, workspace, options);
   const { warn } = options;
   try {
+    // A file that changed since the user last ran it is asked about before anything starts (mcpTrust.ts).
+    if (options.trust) await checkMcpTrust({ configPath, workspace, servers: mcp.servers, warn, ...options.trust });
     await untilAborted(mcp.manager.startAll(), options.signal, () => new Error('interrupted while the MCP servers were starting'));
   } catch (err) {
     await mcp.dispose(true);

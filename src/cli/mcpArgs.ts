@@ -5,6 +5,8 @@ import { UsageError } from './usageError';
 export interface McpCommandBase {
   command: 'mcp';
   mcpConfig: string;
+  /** --trust-mcp-config: start the servers even if the file changed since the last run, without asking. */
+  trustMcpConfig?: boolean;
   /** Announced to the servers as their root, and `\${workspaceFolder}` in the config file. */
   workspace: string;
   json: boolean;
@@ -47,7 +49,7 @@ export type McpOptions = McpListOptions | McpResourceOptions | McpPromptOptions 
 
 
 /** The options `mcp` understands; anything else given to it is a mistake worth saying. */
-const MCP_OPTIONS = new Set(['mcp-config', 'workspace', 'json', 'arg', 'out']);
+const MCP_OPTIONS = new Set(['mcp-config', 'workspace', 'json', 'arg', 'out', 'trust-mcp-config']);
 const MCP_USAGE: Record<McpOptions['action'], string> = {
   list: 'localharness mcp list --mcp-config FILE',
   resource: 'localharness mcp resource --mcp-config FILE SERVER URI',
@@ -71,7 +73,7 @@ export function parseMcpCommand(rest: string[], values: Record<string, string | 
   const mcpConfig = values['mcp-config'] as string | undefined;
   const kind = action as McpOptions['action'];
   if (mcpConfig === undefined || mcpConfig.trim() === '') throw new UsageError(`missing --mcp-config FILE: ${MCP_USAGE[kind]}`);
-  const base = { command: 'mcp' as const, mcpConfig, workspace: (values.workspace as string | undefined) ?? cwd, json: !!values.json };
+  const base = { command: 'mcp' as const, mcpConfig, workspace: (values.workspace as string | undefined) ?? cwd, json: !!values.json, ...(values['trust-mcp-config'] === true && { trustMcpConfig: true }) };
   const expected = kind === 'list' ? 0 : kind === 'login' || kind === 'logout' ? 1 : 2;
   if (operands.length !== expected || operands.some((o) => o.trim() === '')) {
     const what = { list: 'no arguments', resource: 'SERVER and URI', prompt: 'SERVER and PROMPT', login: 'SERVER', logout: 'SERVER' }[kind];

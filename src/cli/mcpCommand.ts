@@ -22,6 +22,12 @@ export async function mcpCommand(options: McpOptions, io: McpCommandIo, signal: 
     env: process.env,
   });
   try {
+    // These start the servers: a file changed since the user last ran it is asked about first (mcpTrust.ts).
+    if (options.action === 'list' || options.action === 'resource' || options.action === 'prompt') {
+      const { checkMcpTrust, defaultTrustFile, ttyYesNo } = await import('./mcpTrust');
+      const trust = { trusted: options.trustMcpConfig === true, trustFile: defaultTrustFile(process.env), ask: ttyYesNo(process.stdin, io.stderr) };
+      await checkMcpTrust({ configPath: options.mcpConfig, workspace, servers: mcp.servers, warn, ...trust });
+    }
     if (options.action === 'list') {
       const { listCommand } = await import('./mcpListCommand');
       return await listCommand(options, mcp, io, signal);

@@ -97,7 +97,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
   let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {
-    const [{ startCliMcp, runFeatures }, { canSignInHere }] = await Promise.all([import('./cliMcp'), import('./cliAuth')]);
+    const [{ startCliMcp, runFeatures }, { canSignInHere }, { defaultTrustFile, ttyYesNo }] = await Promise.all([import('./cliMcp'), import('./cliAuth'), import('./mcpTrust')]);
     const features = await runFeatures({
       workspace,
       input: io.stdin,
@@ -116,6 +116,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       interactive: canSignInHere(io.stdin, io.stderr, process.env),
       output: io.stderr,
       env: process.env,
+      trust: { trusted: options.trustMcpConfig === true, trustFile: defaultTrustFile(process.env), ask: ttyYesNo(io.stdin, io.stderr) },
     });
   }
   // The workspace index of the same database (`localharness index`): retrieval before each model call,
@@ -161,7 +162,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       tracker,
       roots,
       fs,
-      runner: confined.runner,
+      // --command-env names join the allow-listed environment commands see.
+      runner: confined.runner.withPassEnv(options.commandEnv ?? []),
       ...(confined.sandbox && { sandbox: confined.sandbox }),
       bus,
       systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },

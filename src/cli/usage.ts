@@ -3,6 +3,7 @@ export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
                    [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
+                   [--trust-mcp-config] [--command-env NAME]...
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
@@ -43,6 +44,12 @@ Options:
                   declined when there is none
   --allow-sampling  let MCP servers have the model answer their prompts (sampling) without asking. Without it
                   each request is asked on a terminal and refused when there is none
+  --command-env   pass the variable NAME to commands too (repeatable). Commands see only PATH, HOME, USER,
+                  SHELL, LANG/LC_*, TERM, TMPDIR, TZ, toolchain paths (JAVA_HOME, GOPATH…) and these; never
+                  LOCALHARNESS_API_KEY or other keys and tokens in your environment
+  --trust-mcp-config  start the --mcp-config servers without asking even when the file changed since your
+                  last run, or is in the workspace and new (otherwise asked on a terminal, refused without
+                  one; also for mcp list, resource and prompt)
   --max-tools     offer at most N tools per request when they would not fit (default 15), chosen by relevance
   --embed-model   embedding model on the same server for choosing tools (default: keyword ranking)
   --config        JSON file {"agent": {...}, "context": {...}, "instructions": "..."} (see README: weak models, context window)

@@ -33,7 +33,20 @@ export function consentFingerprint(config: McpServerConfig): string {
     t.type === 'stdio'
       ? { type: t.type, command: t.command, args: t.args, env: sortKeys(t.env), cwd: t.cwd ?? null }
       : { type: t.type, url: t.url, headers: sortKeys(t.headers), ...(t.oauth !== undefined && { oauth: withoutSecrets(t.oauth) }) };
-  return createHash('sha256').update(JSON.stringify({ name: config.name, ...canonical })).digest('hex');
+  // Risk overrides decide which of its tools run without asking: a changed one needs consent again. Left out when
+  // unset, so consents given before they counted still hold for definitions without any.
+  const tools = Object.entries(config.tools ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const approvals = { ...(config.risk !== undefined && { risk: config.risk }), ...(tools.length > 0 && { tools }) };
+  return createHash('sha256').update(JSON.stringify({ name: config.name, ...canonical, ...approvals })).digest('hex');
+}
+
+/** "risk: read; tool x: write, y: disabled" when the definition overrides how its tools are approved. */
+export function approvalOverridesOf(config: McpServerConfig): string | undefined {
+  const parts = [
+    ...(config.risk !== undefined ? [`every tool counts as ${config.risk}`] : []),
+    ...Object.entries(config.tools ?? {}).map(([name, o]) => `${name}: ${o.disabled ? 'disabled' : `counts as ${o.risk ?? 'default'}`}`),
+  ];
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /** The OAuth settings minus secret values (only whether one is set), so a fingerprint never carries them. */

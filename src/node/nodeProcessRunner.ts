@@ -1,16 +1,20 @@
 // ProcessRunner on child_process: the platform shell in its own process group, so a timeout or an abort
 // kills the whole tree (SIGTERM, then SIGKILL). Output is merged and captured in bounded memory; no stdin.
+// The command sees only an allow-listed environment (core/shell/commandEnv.ts), sandboxed or not.
 import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessRunner, RunOptions, RunResult } from '../core/ports';
+import { commandEnvironment } from '../core/shell/commandEnv';
 import { BoundedOutput } from './boundedOutput';
 import type { Launch, SandboxLauncher } from './sandbox/sandboxLauncher';
 
 export interface NodeProcessRunnerOptions {
   /** Shell binary; defaults to /bin/sh (POSIX) or %ComSpec% (Windows). */
   shell?: string;
-  /** Extra environment on top of process.env. */
+  /** Extra environment on top of the allow-listed part of process.env. */
   env?: Record<string, string>;
+  /** The user's own variable names passed through as well (re-read for every command). */
+  passEnv?: () => readonly string[];
   /** Time between SIGTERM and SIGKILL. */
   killGraceMs?: number;
   /** After the shell exits, how long to wait for background children that still hold the output pipes. */
@@ -34,6 +38,11 @@ export class NodeProcessRunner implements ProcessRunner {
   private readonly isWindows = process.platform === 'win32';
 
   constructor(private readonly options: NodeProcessRunnerOptions = {}) {}
+
+  /** The same runner (and sandbox) whose commands also see these variables (the CLI's --command-env). */
+  withPassEnv(names: readonly string[]): NodeProcessRunner {
+    return names.length === 0 ? this : new NodeProcessRunner({ ...this.options, passEnv: () => names });
+  }
 
   async run(command: string, opts: RunOptions): Promise<RunResult> {
     if (!childProcess) childProcess = await import('node:child_process');
@@ -119,12 +128,12 @@ export class NodeProcessRunner implements ProcessRunner {
 
   /** bubblewrap or sandbox-exec leads the process group; killing it ends everything in the sandbox. */
   private spawnLaunch(launch: Launch, cwd: string): ChildProcess {
-    const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env, ...launch.env };
+    const env = { ...this.baseEnv(), ...launch.env };
     return childProcess!.spawn(launch.file, launch.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', ...(launch.fds ?? [])], detached: true });
   }
 
   private spawnShell(command: string, cwd: string): ChildProcess {
-    const env = { ...process.env, ...NON_INTERACTIVE_ENV, ...this.options.env };
+    const env = this.baseEnv();
     if (this.isWindows) {
       const shell = this.options.shell ?? process.env.ComSpec ?? 'cmd.exe';
       return childProcess!.spawn(shell, ['/d', '/s', '/c', `"${command}"`], {
@@ -137,6 +146,10 @@ export class NodeProcessRunner implements ProcessRunner {
     }
     // detached: the shell leads a new process group, so -pid reaches every process it starts.
     return childProcess!.spawn(this.options.shell ?? '/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  }
+
+  private baseEnv(): Record<string, string> {
+    return { ...commandEnvironment(process.env, this.options.passEnv?.() ?? [], this.isWindows), ...NON_INTERACTIVE_ENV, ...this.options.env };
   }
 
   private signalTree(child: ChildProcess, signal: NodeJS.Signals): void {

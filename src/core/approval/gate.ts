@@ -4,7 +4,8 @@
 // answer "for this session" / "always" is taken as "once".
 import type { ApprovalDescription, RiskLevel } from '../tools/tool';
 import { sensitivePathsCache, type SensitivePaths } from '../workspace/sensitivePaths';
-import { commandHasPrefix } from '../commandPrefix';
+import { commandHasPrefix, coverable } from '../commandPrefix';
+import { mentionsCommand } from './commandSegments';
 
 export type ApprovalScope = 'once' | 'session' | 'workspace';
 
@@ -90,7 +91,7 @@ export class ApprovalGate {
     if (!ask) {
       const unsandboxed = request.description.unsandboxed;
       if (unsandboxed) return { approved: false, reason: `it would run without the sandbox (${unsandboxed.reason}), which is always asked, and no one is available to approve it (non-interactive run)` };
-      if (!sensitive) return { approved: false, reason: 'no one is available to approve it (non-interactive run)' };
+      if (!sensitive) return { approved: false, reason: `${this.nearMiss(request) ?? ''}no one is available to approve it (non-interactive run)` };
       const reason = `it changes ${request.description.sensitive!.paths.join(', ')}, a sensitive file that always needs the user's approval, and no one is available to approve it (non-interactive run)`;
       this.options.onSensitiveDenied?.(request, reason);
       return { approved: false, reason };
@@ -98,6 +99,8 @@ export class ApprovalGate {
     const decision = await askWithTimeout(ask, request, signal, this.options.timeoutMs ?? 10 * 60_000);
     // Nothing is remembered for a sensitive file: the next write to it is asked again.
     if (decision.approved && sensitive) return { approved: true, scope: 'once', ...(decision.network && { network: true }) };
+    // A chained command cannot become a rule: a rule covers one simple command, so this one would never match.
+    if (decision.approved && decision.scope !== 'once' && rememberable(request) !== true) return { approved: true, scope: 'once' };
     if (decision.approved && decision.scope !== 'once') {
       const rule = ruleFor(request);
       if (decision.scope === 'session') this.sessionRules.push(rule);
@@ -109,6 +112,18 @@ export class ApprovalGate {
   /** Someone can be asked (a terminal, the editor's dialogs). */
   get canAsk(): boolean {
     return this.options.ask !== undefined;
+  }
+
+  /** "the rule for `npm test` covers one plain command, and this one spans more than one line; " — or undefined. */
+  private nearMiss(request: ApprovalRequest): string | undefined {
+    const command = request.description.command;
+    const c = command === undefined ? undefined : coverable(command);
+    if (!c || c.ok) return undefined;
+    const head = command!.split(/[\n\r;&|`<>()]|\$\(/)[0]!;
+    const rule = [...this.sessionRules, ...this.options.policy.rules].find(
+      (r) => r.decision === 'allow' && r.commandPrefix !== undefined && (r.tool === '*' || r.tool === request.toolName) && commandHasPrefix(head, r.commandPrefix),
+    );
+    return rule ? `the rule for \`${rule.commandPrefix}\` covers one plain command only, and ${c.reason}; ` : undefined;
   }
 
   private alwaysAsks(request: ApprovalRequest): boolean {
@@ -162,7 +177,19 @@ export function ruleMatches(rule: ApprovalRule, request: ApprovalRequest): boole
   if (rule.commandPrefix === undefined) return true;
   const command = request.description.command;
   if (command === undefined) return false;
-  return commandHasPrefix(command, rule.commandPrefix);
+  // Allow: exactly one simple command starting with the prefix. Deny: any command the line starts.
+  return rule.decision === 'allow' ? commandHasPrefix(command, rule.commandPrefix) : mentionsCommand(command, rule.commandPrefix);
+}
+
+/**
+ * Whether "for this session" / "always" can be offered for this call: true, or why not (a command that is not one
+ * simple command: chained, substituted, several lines…; such a rule would cover nothing, or too much).
+ */
+export function rememberable(request: Pick<ApprovalRequest, 'description'>): true | string {
+  const command = request.description.command;
+  if (command === undefined) return true;
+  const c = coverable(command);
+  return c.ok ? true : `no rule can cover this command: ${c.reason}`;
 }
 
 /** "npm test" matches "npm test" and "npm test -- -x" but not "npm testing" or "npm test && rm -rf /". */

@@ -34,7 +34,7 @@ export interface SessionFactoryDeps {
   ask: ApprovalAsker;
   fs: FileSystemPort;
   /** Builds the terminal runner once the fallback (child-process) runner and the sandbox launcher are loaded. */
-  createRunner: (fallback: ProcessRunner, sandbox: SandboxLauncher) => ProcessRunner;
+  createRunner: (fallback: ProcessRunner, sandbox: SandboxLauncher, passEnv: () => readonly string[]) => ProcessRunner;
   /** Per-model memories between sessions (the editor's global state): token calibration, setup check reports. */
   calibration?: KeyValuePort;
   knowledge?: SessionKnowledge;
@@ -114,7 +114,7 @@ export class SessionFactory {
   /** The session for this turn: the current one when nothing it was built from changed. */
   async sessionFor(request: SessionRequest): Promise<AgentSession> {
     const { engine, settings, access, folders, recording } = request;
-    const commands = this.commands.forTurn(engine, settings.sandbox, access === 'all');
+    const commands = this.commands.forTurn(engine, settings.sandbox, access === 'all', settings.commandEnv);
     const gate = this.gateFor(engine, settings);
     const key = JSON.stringify([
       settings.provider,

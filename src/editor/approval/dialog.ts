@@ -4,7 +4,7 @@
 // VS Code's modal makes the FIRST button the default one (Enter). For actions that cannot be taken back (commands,
 // changes to files that control the editor, the agent or the build) the first button never approves: Enter on a
 // dialog that popped up while typing must not run anything.
-import type { ApprovalDecision, ApprovalRequest } from '../../core/approval/gate';
+import { rememberable, type ApprovalDecision, type ApprovalRequest } from '../../core/approval/gate';
 import type { ApprovalDescription } from '../../core/tools/tool';
 import { EXTRA_PATTERN_CONTROLS } from '../../core/workspace/sensitivePaths';
 
@@ -73,7 +73,9 @@ export function buildApprovalDialog(request: ApprovalRequest): ApprovalDialog {
   }
   const message = `Local Harness wants to use ${request.toolName}: ${description.title}`;
   const network: DialogButton[] = description.networkOffer ? [ALLOW_NETWORK] : [];
-  if (isIrreversible(request)) return { message, detail, buttons: [DENY, ALLOW, ...network, ALLOW_SESSION, ALLOW_WORKSPACE, ...diff], guarded: true };
+  // A chained or substituted command can only be allowed once: no rule could cover it (scopeHint says why).
+  const remember: DialogButton[] = rememberable(request) === true ? [ALLOW_SESSION, ALLOW_WORKSPACE] : [];
+  if (isIrreversible(request)) return { message, detail, buttons: [DENY, ALLOW, ...network, ...remember, ...diff], guarded: true };
   return { message, detail, buttons: [ALLOW, ALLOW_SESSION, ALLOW_WORKSPACE, DENY, ...diff], guarded: false };
 }
 
@@ -117,6 +119,8 @@ function unsandboxedHint(): string {
 /** Says what the two "remember" answers would cover, so nobody grants more than they think. */
 function scopeHint(request: ApprovalRequest): string {
   const command = request.description.command;
+  const why = rememberable(request);
+  if (why !== true) return `Only "${ALLOW}" (this once) is offered: ${why}. A rule covers one plain command; this line runs more than one, or more than it shows.`;
   return command !== undefined
     ? `"${ALLOW_SESSION}" and "${ALLOW_WORKSPACE}" cover later commands that start with: ${command}`
     : `"${ALLOW_SESSION}" and "${ALLOW_WORKSPACE}" cover every later ${request.toolName} call.`;

@@ -2,6 +2,7 @@
 // Pure (no 'vscode' import): the store takes a Memento-shaped key/value port.
 import type { ApprovalRule } from '../../core/approval/gate';
 import { RecordStore, type MementoLike } from '../common/recordStore';
+import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 
 export const WORKSPACE_RULES_KEY = 'localharness.approval.rules';
 
@@ -38,6 +39,11 @@ function invalidReason(item: unknown): string | undefined {
   if (r.decision !== 'allow' && r.decision !== 'deny') return '"decision" must be "allow" or "deny".';
   if (r.commandPrefix !== undefined && typeof r.commandPrefix !== 'string') return '"commandPrefix" must be a string.';
   if (typeof r.commandPrefix === 'string' && r.commandPrefix.trim() === '') return '"commandPrefix" is empty; leave it out to match every command.';
+  if (typeof r.commandPrefix === 'string' && r.decision === 'allow') {
+    // An allow rule covers one simple command; a prefix that is more would never match anything.
+    const parsed = parseSimpleCommand(r.commandPrefix);
+    if (!parsed.ok) return `"commandPrefix" must be the start of one plain command (like "npm test"), but ${parsed.reason}.`;
+  }
   return undefined;
 }
 

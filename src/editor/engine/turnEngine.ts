@@ -53,8 +53,8 @@ export function createSandboxLauncher(): SandboxLauncher {
 }
 
 /** Runs commands as child processes when the terminal has no shell integration. */
-export function createFallbackRunner(sandbox?: SandboxLauncher): ProcessRunner {
-  return new NodeProcessRunner(sandbox ? { sandbox } : {});
+export function createFallbackRunner(sandbox?: SandboxLauncher, passEnv?: () => readonly string[]): ProcessRunner {
+  return new NodeProcessRunner({ ...(sandbox && { sandbox }), ...(passEnv && { passEnv }) });
 }
 
 /** The context window the server will run `model` with, as the provider will request it; null when unknown. */

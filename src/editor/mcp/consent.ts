@@ -2,7 +2,7 @@
 // definition asks again), revocable; a "no" is remembered for this window only, so the user isn't asked on every
 // turn but is asked again when they start the server themselves. Pure (no 'vscode' import): the dialog and
 // the workspace storage are injected.
-import { commandLineOf, consentFingerprint, requiresConsent } from '../../mcp/serverCommand';
+import { approvalOverridesOf, commandLineOf, consentFingerprint, requiresConsent } from '../../mcp/serverCommand';
 import type { McpConsentPort, McpServerConfig } from '../../mcp/types';
 import { describeSource } from './configSources';
 import { RecordStore, type MementoLike } from '../common/recordStore';
@@ -141,6 +141,7 @@ export function consentDialogText(server: McpServerConfig, commandLine: string):
       commandLine,
       '',
       `Defined in ${describeSource(server.source)}.`,
+      ...(approvalOverridesOf(server) ? [`It sets how its tools are approved: ${approvalOverridesOf(server)} (a tool that counts as read runs without asking by default).`] : []),
       http
         ? 'Its tools will be offered to the model. Allow it only if you trust this server.'
         : 'The server can do anything you can do on this computer. Allow it only if you trust this workspace and the command.',

@@ -4,6 +4,8 @@
 import type { ApprovalRule } from '../../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../../core/tools/tool';
 import { parseRules } from '../approval/rules';
+import { passthroughProblem } from '../../core/shell/commandEnv';
+import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
 import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
@@ -30,6 +32,8 @@ export interface HarnessSettings {
    * settings only (a repository can neither add nor remove any), see serverSettings.ts.
    */
   sensitivePatterns: string[];
+  /** `localharness.sandbox.envPassthrough`: variables commands see on top of the allow-list (user settings only). */
+  commandEnv: string[];
   /** Weak-model behaviour (tool protocol, nudges, retries): src/core/resilience/settings.ts. Validated. */
   agent: TurnHooksSettingsInput;
   /** Compression and budget knobs: src/core/context/settings.ts. Validated. */
@@ -87,6 +91,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   autoApprove: ['read'],
   rules: [],
   sensitivePatterns: [],
+  commandEnv: [],
   agent: {},
   context: {},
   fallbackModels: [],
@@ -198,6 +203,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     autoApprove,
     rules: rules.rules,
     sensitivePatterns,
+    commandEnv: parseCommandEnv(get('sandbox.envPassthrough'), problems),
     agent,
     context,
     fallbackModels,
@@ -219,6 +225,10 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     if (!/^https?:\/\//i.test(settings[key])) {
       problems.push(`${key === 'ollamaHost' ? 'localharness.ollama.host' : 'localharness.openai.baseUrl'} should start with http:// or https:// ("${settings[key]}").`);
     }
+  }
+  for (const prefix of settings.sandbox.networkCommands) {
+    const parsed = parseSimpleCommand(prefix);
+    if (!parsed.ok) problems.push(`localharness.sandbox.networkCommands: "${prefix}" never matches: a prefix names one plain command (like "npm install"), but ${parsed.reason}.`);
   }
   return { settings, problems };
 }
@@ -277,6 +287,22 @@ function validatedObject<T extends object>(key: string, raw: unknown, check: (v:
 /** The address the chosen provider talks to, for messages and the log. */
 export function serverUrl(settings: HarnessSettings): string {
   return settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl;
+}
+
+/** `localharness.sandbox.envPassthrough`: variable names; Local Harness's own are refused with a reason. */
+function parseCommandEnv(raw: unknown, problems: string[]): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    problems.push('localharness.sandbox.envPassthrough should be a list of variable names such as ["NODE_ENV"]; ignored.');
+    return [];
+  }
+  const names: string[] = [];
+  for (const item of raw) {
+    const problem = typeof item === 'string' ? passthroughProblem(item.trim()) : 'an entry is not a string';
+    if (problem) problems.push(`localharness.sandbox.envPassthrough: ${problem}; ignored.`);
+    else names.push((item as string).trim());
+  }
+  return [...new Set(names)];
 }
 
 /** A server address as settings hold it: trimmed, without trailing slashes. */

@@ -25,6 +25,8 @@ export const USER_ONLY_KEYS = [
   'approval.sensitivePatterns',
   'approval.autoApprove',
   'approval.rules',
+  // A repository must not hand its commands the user's tokens.
+  'sandbox.envPassthrough',
   // The planner's and executor's servers receive the conversation like the chat's: the user's choice only.
   'orchestrator.plannerBaseUrl',
   'orchestrator.executorBaseUrl',

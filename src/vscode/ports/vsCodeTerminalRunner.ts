@@ -11,6 +11,7 @@ import type { Logger } from '../../editor/log/logger';
 import { collapseCarriageReturns, HeadTailBuffer, TerminalTextCleaner } from '../../editor/ports/terminalText';
 import { EchoTerminal } from './echoTerminal';
 import { terminalCommandLine } from '../../editor/ports/cdCommand';
+import { commandEnvironment } from '../../core/shell/commandEnv';
 
 export interface TerminalRunnerOptions {
   /** Runs commands when shell integration is unavailable (the node child-process runner). */
@@ -23,6 +24,8 @@ export interface TerminalRunnerOptions {
   /** After Ctrl+C, how long to wait for the command to end before closing the terminal. */
   interruptGraceMs?: number;
   terminalName?: string;
+  /** The user's extra variable names for commands; the terminal's environment is the allow-list plus these. */
+  passEnv?: () => readonly string[];
 }
 
 const DEFAULT_INTEGRATION_WAIT_MS = 4000;
@@ -32,6 +35,8 @@ const DRAIN_MS = 300;
 
 export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
+  /** The environment our terminal was created with: a changed passthrough list needs a new terminal. */
+  private terminalEnvKey = '';
   /** Where a fresh terminal's shell started; only trusted until its first command (which may cd elsewhere). */
   private startCwd: string | undefined;
   /** Set once a terminal of ours showed no shell integration; later commands go straight to the fallback. */
@@ -68,13 +73,23 @@ export class VsCodeTerminalRunner implements ProcessRunner, vscode.Disposable {
 
   private async shellIntegration(options: RunOptions): Promise<vscode.TerminalShellIntegration | undefined> {
     let terminal = this.terminal;
+    // Only the allow-listed variables (strictEnv): the editor's own environment may hold keys and tokens.
+    const env = commandEnvironment(process.env, this.options.passEnv?.() ?? [], process.platform === 'win32');
+    const envKey = JSON.stringify(env);
+    if (terminal && terminal.exitStatus === undefined && envKey !== this.terminalEnvKey) {
+      terminal.dispose();
+      terminal = this.terminal = undefined;
+    }
     if (!terminal || terminal.exitStatus !== undefined) {
       terminal = vscode.window.createTerminal({
         name: this.options.terminalName ?? 'Local Harness',
         cwd: options.cwd,
         iconPath: new vscode.ThemeIcon('hubot'),
+        env,
+        strictEnv: true,
       });
       this.terminal = terminal;
+      this.terminalEnvKey = envKey;
       this.startCwd = options.cwd;
     }
     terminal.show(true);

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadMcpConfigFile, McpConfigError, parseMcpConfigText, parseMcpServers } from '../../../src/mcp/config';
-import { commandLineOf, consentFingerprint, requiresConsent } from '../../../src/mcp/serverCommand';
+import { approvalOverridesOf, commandLineOf, consentFingerprint, requiresConsent } from '../../../src/mcp/serverCommand';
+import { consentDialogText } from '../../../src/editor/mcp/consent';
 import type { McpServerSource } from '../../../src/mcp/types';
 
 const wsFile: McpServerSource = { kind: 'workspaceFile', path: '/ws/.vscode/mcp.json' };
@@ -127,4 +128,15 @@ test('consent: only workspace-defined servers need it; the command line shows en
   assert.equal(consentFingerprint(server!), consentFingerprint(same!));
   const [web] = parseMcpServers({ w: { url: 'https://x.test/mcp', headers: { Authorization: 'secret' } } }, wsFile).servers;
   assert.equal(commandLineOf(web!), 'HTTP https://x.test/mcp (headers: Authorization)');
+});
+
+test('consent: a changed risk override needs consent again; a definition without one keeps its fingerprint', () => {
+  const [plain] = parseMcpServers({ s: { command: 'node', args: ['srv.js'] } }, wsFile).servers;
+  const [readOnly] = parseMcpServers({ s: { command: 'node', args: ['srv.js'], risk: 'read' } }, wsFile).servers;
+  const [toolRead] = parseMcpServers({ s: { command: 'node', args: ['srv.js'], tools: { wipe: { risk: 'read' } } } }, wsFile).servers;
+  const fingerprints = new Set([plain, readOnly, toolRead].map((s) => consentFingerprint(s!)));
+  assert.equal(fingerprints.size, 3);
+  assert.equal(approvalOverridesOf(plain!), undefined);
+  assert.equal(approvalOverridesOf(toolRead!), 'wipe: counts as read');
+  assert.match(consentDialogText(readOnly!, commandLineOf(readOnly!)).detail, /every tool counts as read/);
 });
