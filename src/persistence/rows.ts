@@ -65,7 +65,7 @@ export function rowToCheckpoint(row: Row): Checkpoint {
     id: num(row.id),
     sessionId: text(row.session_id),
     path: text(row.path),
-    before: row.before === null ? null : text(row.before),
+    before: row.before === null || row.before === undefined ? null : row.before instanceof Uint8Array ? row.before : text(row.before),
     createdAt: num(row.created_at),
   };
 }
