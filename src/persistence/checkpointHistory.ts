@@ -35,16 +35,22 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
     private readonly clock: Clock,
   ) {}
 
-  /** What the agent left at `path` at the end of its change in the turn of `messageId` (a hash is enough). */
-  recordResult(sessionId: string, messageId: number, path: string, after: Uint8Array | null): void {
-    if (isGitInternal(path)) return;
-    this.db.write([
-      [
+  /**
+   * What the agent left at each path at the end of its changes in the turn of `messageId` (a hash is enough), in one
+   * transaction: the recorder collects them during the turn. Lost in a crash, they only make a restore more careful
+   * (the agent's own result then looks like a change by the user).
+   */
+  recordResults(sessionId: string, messageId: number, results: ReadonlyMap<string, string>): void {
+    const ops: JournalOp[] = [];
+    for (const [path, hash] of results) {
+      if (isGitInternal(path)) continue;
+      ops.push([
         `INSERT INTO checkpoint_results (session_id, message_id, path, after_hash, kept) VALUES (?, ?, ?, ?, 0)
          ON CONFLICT (session_id, message_id, path) DO UPDATE SET after_hash = excluded.after_hash, kept = 0`,
-        [sessionId, messageId, path, stateHash(after)],
-      ],
-    ]);
+        [sessionId, messageId, path, hash],
+      ]);
+    }
+    this.db.write(ops);
   }
 
   /** The user message that starts a turn (what "restore to before message N" counts). */

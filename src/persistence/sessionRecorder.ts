@@ -9,7 +9,7 @@ import type { ContextState } from '../core/compression/view';
 import type { KeyValuePort } from '../core/context/calibration';
 import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
-import { isGitInternal } from '../core/checkpoints/history';
+import { isGitInternal, stateHash } from '../core/checkpoints/history';
 import { DEFAULT_CHECKPOINT_LIMIT_BYTES } from './checkpointHistory';
 import { kvPortOf } from './kvPort';
 import type { SessionStore } from './sessionStore';
@@ -129,6 +129,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
   let awaitingTurnMessage = false;
   const history_ = store.checkpointHistory;
   const turnOf = (path: string) => (isGitInternal(path) ? undefined : turnMessageId);
+  // What each change left, by turn: written at the end of the turn in one transaction (one fsync, not one per file).
+  const results = new Map<number, Map<string, string>>();
+  const storeResults = () => {
+    for (const [messageId, byPath] of results) history_.recordResults(sid, messageId, byPath);
+    results.clear();
+  };
   let planWrites: Promise<void> = Promise.resolve();
   const planRuns = new PlanRunLog(storedRuns, () => messageCount, (runs) => {
     const text = JSON.stringify(runs);
@@ -220,7 +226,10 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
       pushCheckpoints: (entries) => store.pushCheckpoints(sid, entries, entries.length > 0 ? turnOf(entries[0]!.path) : undefined),
       recordResult: async (path, after) => {
         const messageId = turnOf(path);
-        if (messageId !== undefined) history_.recordResult(sid, messageId, path, after);
+        if (messageId === undefined) return;
+        const byPath = results.get(messageId) ?? new Map<string, string>();
+        byPath.set(path, stateHash(after));
+        results.set(messageId, byPath);
       },
     },
     beginTurn: async () => {
@@ -230,6 +239,11 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     endTurn: async () => {
       awaitingTurnMessage = false;
       await store.endTurn(sid);
+      try {
+        storeResults();
+      } catch (e) {
+        warn(`could not store what the turn changed: ${(e as Error).message}`);
+      }
       try {
         history_.prune(options.checkpointLimitBytes ?? DEFAULT_CHECKPOINT_LIMIT_BYTES);
       } catch (e) {
@@ -241,6 +255,11 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
       return turnMessageId;
     },
     settle: async () => {
+      try {
+        storeResults();
+      } catch (e) {
+        warn(`could not store what the turn changed: ${(e as Error).message}`);
+      }
       await Promise.all([...pendingAudits]);
       await compressionWrites;
       await planWrites;
