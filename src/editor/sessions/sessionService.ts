@@ -15,6 +15,7 @@ import type { SessionStore, SessionStoreOptions } from '../../persistence/sessio
 import type { ExportFormat, SessionInfo, StoredMessage } from '../../persistence/types';
 import { unfinishedRun, type PlanRun } from '../../persistence/planRuns';
 import { kvPortOf } from '../../persistence/kvPort';
+import type { SqlCheckpointHistory } from '../../persistence/checkpointHistory';
 
 export interface SessionServiceOptions {
   /** The database file (globalStorage/sessions.db). */
@@ -199,6 +200,17 @@ export class EditorSessionService {
     const store = await this.store();
     if (!id || !store) return 0;
     return store.countUndoSteps(id);
+  }
+
+  /**
+   * The current session's turn checkpoints (restore to a message, review a turn's files); undefined when the chat is
+   * not recorded or this window cannot write the database.
+   */
+  async checkpoints(): Promise<{ sessionId: string; history: SqlCheckpointHistory; turnMessageId: number | undefined } | undefined> {
+    const recorder = this.recorder;
+    const store = await this.store();
+    if (!recorder || !store || this.readOnlyMode) return undefined;
+    return { sessionId: recorder.id, history: store.checkpointHistory, turnMessageId: recorder.turnMessageId };
   }
 
   async dispose(): Promise<void> {
