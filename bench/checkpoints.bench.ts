@@ -19,9 +19,19 @@ const FILES = 20;
 const SIZE = 50 * 1024;
 const TARGET_MS = 50;
 
+const WORDS = ['config', 'parse', 'result', 'value', 'items', 'user', 'request', 'index', 'cache', 'token', 'render', 'schema', 'error', 'stream', 'count'];
+
+/** 50 KB of source-like text that compresses about as much as real code does (not one repeated line). */
 function content(file: number, turn: number): string {
-  const line = `export const value${file} = ${turn}; // a line of ordinary source code, about sixty bytes\n`;
-  return line.repeat(Math.ceil(SIZE / line.length)).slice(0, SIZE);
+  let seed = file * 7919 + turn * 104_729 + 1;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const word = () => WORDS[Math.floor(next() * WORDS.length)]!;
+  let text = '';
+  while (text.length < SIZE) {
+    const indent = ' '.repeat(2 * Math.floor(next() * 4));
+    text += `${indent}const ${word()}${Math.floor(next() * 1000)} = ${word()}.${word()}(${word()}, ${Math.floor(next() * 100_000)}); // ${word()} ${word()}\n`;
+  }
+  return text.slice(0, SIZE);
 }
 
 /** The real journal file operations, timing the fsyncs: the part of a save that is the disk's, not ours. */

@@ -18,6 +18,7 @@ import type { JournalOp, SqlParam } from './journalFormat';
 import type { JournaledDatabase, Row } from './journaledDatabase';
 import { contextStateKey } from './storedContextState';
 import { hexOf } from './sessionRecords';
+import { decodeBefore } from './checkpointCodec';
 
 /** Default bound on the bytes kept for checkpoints in one database (all sessions together). */
 export const DEFAULT_CHECKPOINT_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -67,13 +68,13 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
         'The file checkpoints of that message were pruned (the checkpoint size bound keeps the newest turns only); pick a later message.',
       );
     }
-    const rows = this.db.all('SELECT path, before FROM file_checkpoints WHERE session_id = ? AND message_id >= ? ORDER BY id', [sessionId, messageId]);
+    const rows = this.db.all('SELECT path, before, encoding FROM file_checkpoints WHERE session_id = ? AND message_id >= ? ORDER BY id', [sessionId, messageId]);
     const results = this.db.all('SELECT path, after_hash FROM checkpoint_results WHERE session_id = ? AND message_id >= ?', [sessionId, messageId]);
     const byPath = new Map<string, { state: FileState; known: Set<string> }>();
     for (const row of rows) {
       const path = String(row.path);
       if (isGitInternal(path)) continue;
-      const state = stateOf(row.before);
+      const state = decodeBefore(row);
       const entry = byPath.get(path) ?? { state, known: new Set<string>() };
       entry.known.add(stateHash(state));
       byPath.set(path, entry);
@@ -157,7 +158,7 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
   }
 
   async turnChanges(sessionId: string, messageId: number): Promise<TurnChange[]> {
-    const rows = this.db.all('SELECT path, before FROM file_checkpoints WHERE session_id = ? AND message_id = ? ORDER BY id', [sessionId, messageId]);
+    const rows = this.db.all('SELECT path, before, encoding FROM file_checkpoints WHERE session_id = ? AND message_id = ? ORDER BY id', [sessionId, messageId]);
     const results = new Map(
       this.db.all('SELECT path, after_hash, kept FROM checkpoint_results WHERE session_id = ? AND message_id = ?', [sessionId, messageId]).map((r) => [String(r.path), r]),
     );
@@ -166,7 +167,7 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
       const path = String(row.path);
       if (seen.has(path) || isGitInternal(path)) continue;
       const result = results.get(path);
-      seen.set(path, { path, before: stateOf(row.before), afterHash: result ? String(result.after_hash) : undefined, kept: Number(result?.kept ?? 0) === 1 });
+      seen.set(path, { path, before: decodeBefore(row), afterHash: result ? String(result.after_hash) : undefined, kept: Number(result?.kept ?? 0) === 1 });
     }
     return [...seen.values()];
   }
@@ -251,11 +252,6 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
     );
     return Number(row?.next ?? 1);
   }
-}
-
-function stateOf(value: Row[string]): FileState {
-  if (value === null || value === undefined) return null;
-  return value instanceof Uint8Array ? value : String(value);
 }
 
 function bytesOf(value: Row[string]): Uint8Array {

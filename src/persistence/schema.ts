@@ -200,13 +200,14 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
     version: 9,
     description: 'turn checkpoints: which user message an agent edit belongs to, what the agent left, rewinds',
     up(db) {
-      // file_checkpoints.before may now hold a BLOB (exact bytes); message_id is the row of the user message whose
+      // file_checkpoints.before may now hold a BLOB (exact bytes; encoding 'deflate' when compressed); message_id is the row of the user message whose
       // turn made the change (NULL for rows written before this version). checkpoint_turns marks the user messages that
       // started a turn (the harness's own nudges are user messages too). checkpoint_results holds a hash of what the
       // agent left at each path at the end of each turn (a later mismatch = the user changed the file). A rewind keeps
       // what it removed (messages as JSON, files as they were) so it can be undone.
       db.run(`
         ALTER TABLE file_checkpoints ADD COLUMN message_id INTEGER;
+        ALTER TABLE file_checkpoints ADD COLUMN encoding TEXT;
         CREATE INDEX file_checkpoints_by_message ON file_checkpoints (session_id, message_id, id);
         CREATE TABLE checkpoint_results (
           session_id TEXT NOT NULL,

@@ -7,6 +7,7 @@ import type { JournaledDatabase } from './journaledDatabase';
 import { rowToAudit, rowToCheckpoint } from './rows';
 import type { Checkpoint, JsonValue, SessionSummary, ToolAuditEntry, ToolAuditInput } from './types';
 import { checkAudit, checkKey, checkPath, encodeJsonValue } from './validate';
+import { encodeBefore } from './checkpointCodec';
 
 export abstract class SessionRecords {
   protected constructor(
@@ -104,11 +105,10 @@ export abstract class SessionRecords {
     const ids = entries.map((_, i) => first + i);
     this.db.write(
       entries.map((entry, i): JournalOp => {
-        const bytes = entry.before instanceof Uint8Array;
-        const value = entry.before instanceof Uint8Array ? hexOf(entry.before) : entry.before;
+        const bytes = entry.before instanceof Uint8Array ? encodeBefore(entry.before) : undefined;
         return [
-          `INSERT INTO file_checkpoints (id, session_id, path, before, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ${bytes ? 'unhex(?)' : '?'}, ?, 0, ?, ?)`,
-          [ids[i]!, sessionId, entry.path, value, now, grouped ? first : null, messageId ?? null],
+          `INSERT INTO file_checkpoints (id, session_id, path, before, encoding, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ${bytes ? 'unhex(?)' : '?'}, ?, ?, 0, ?, ?)`,
+          [ids[i]!, sessionId, entry.path, bytes ? bytes.hex : (entry.before as string | null), bytes?.encoding ?? null, now, grouped ? first : null, messageId ?? null],
         ];
       }),
     );

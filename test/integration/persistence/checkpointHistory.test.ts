@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CheckpointingFileSystem, undoLastEdit } from '../../../src/core/checkpoints/checkpointingFileSystem';
@@ -123,8 +124,18 @@ test('restore: earliest before per file, created files deleted, conflicts left a
   assert.match(String(await planUndoRewind(history, node, recorder.id)), /the conversation went on after the restore/);
 });
 
+test('checkpoints of source text are stored compressed and come back exact', async (t) => {
+  const { store, recorder, fs, at, turn, history } = await setup(t);
+  const source = Array.from({ length: 2000 }, (_, i) => `export const value${i} = compute(${i}, 'name${i % 17}');\r\n`).join('');
+  writeFileSync(at('big.ts'), source, 'latin1');
+  await turn('shrink', () => fs.writeFile(at('big.ts'), 'small\n'));
+  assert.ok(history.storedBytes() < source.length / 3, `${history.storedBytes()} bytes stored for ${source.length}`);
+  const [checkpoint] = await store.listCheckpoints(recorder.id);
+  assert.equal(Buffer.from(checkpoint!.before as Uint8Array).equals(Buffer.from(source, 'latin1')), true);
+});
+
 test('the size bound prunes the oldest turns; restoring to one of them is refused with a reason', async (t) => {
-  const big = 'x'.repeat(40_000);
+  const big = randomBytes(40_000); // incompressible: stored as it is
   const { store, recorder, fs, node, at, turn, history } = await setup(t, 100_000);
   for (const name of ['a', 'b', 'c', 'd']) writeFileSync(at(`${name}.txt`), big);
   for (const name of ['a', 'b', 'c', 'd']) await turn(`edit ${name}`, () => fs.writeFile(at(`${name}.txt`), 'short\n'));
