@@ -51,7 +51,7 @@ export async function rewindCommand(store: SessionStore, action: Exclude<Session
 }
 
 function verb(file: PlannedFile): string {
-  return file.action === 'delete' ? 'deleted' : file.target === null ? 'deleted' : 'restored';
+  return file.action === 'delete' ? 'deleted' : 'restored';
 }
 
 function conflictText(paths: string[], doing: string): string {
@@ -68,5 +68,5 @@ function report(io: Io, result: { to?: number; kept?: number; undone?: boolean; 
   }
   for (const file of result.restored) io.stdout.write(`${file.action.padEnd(8)}  ${file.path}${file.conflict ? '  (overwrote changes made since)' : ''}\n`);
   if (result.undone) io.stdout.write(`Undid the last restore: the conversation and ${result.restored.length} file(s) are back.\n`);
-  else io.stdout.write(`Restored to before message ${result.to}: ${result.restored.length} file(s); the conversation keeps the ${result.kept} message(s) before it.\n`);
+  else io.stdout.write(`Restored to before message ${result.to}: ${result.restored.length} file(s); the conversation keeps your ${result.kept} earlier message(s).\n`);
 }

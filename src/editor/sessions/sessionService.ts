@@ -32,6 +32,8 @@ export interface SessionServiceOptions {
    */
   lockRetryDelaysMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
+  /** Bytes the turn checkpoints may hold (the setting, read when a recording starts); default 50 MB. */
+  checkpointLimitBytes?: () => number;
 }
 
 /** A stored session loaded for the panel and the agent. */
@@ -232,7 +234,9 @@ export class EditorSessionService {
 
   private recorderCallbacks() {
     let writeWarned = false;
+    const limit = this.options.checkpointLimitBytes?.();
     return {
+      ...(limit !== undefined && { checkpointLimitBytes: limit }),
       warn: (message: string) => this.options.warn(`Session history: ${message}`),
       onWriteError: (err: unknown) => {
         // Once per session is enough: the chat goes on, the log has the rest.
