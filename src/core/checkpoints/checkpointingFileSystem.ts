@@ -1,6 +1,8 @@
 // Wraps a FileSystemPort so every agent write first records the file's previous bytes (the undo stack and the turn's
 // checkpoint) and afterwards what it left there (so a later restore can tell the user's own edits from the agent's).
 import type { FileKind, FileStat, FileSystemPort } from '../ports';
+import { isGitInternal } from './history';
+import { WorkspaceSnapshotter } from './commandSnapshot';
 
 export interface FileCheckpoint {
   path: string;
@@ -23,10 +25,28 @@ export interface CheckpointSource {
 }
 
 export class CheckpointingFileSystem implements FileSystemPort {
+  private readonly snapshotter: WorkspaceSnapshotter;
+
   constructor(
     private readonly inner: FileSystemPort,
     private readonly sink: CheckpointSink,
-  ) {}
+  ) {
+    this.snapshotter = new WorkspaceSnapshotter(inner);
+  }
+
+  /**
+   * Runs a shell command and checkpoints what it changed in `folders` (one undo step): the files it modified or
+   * deleted with their bytes from before it, the files it created as new. See commandSnapshot.ts for the bounds.
+   */
+  async checkpointCommand<T>(folders: readonly string[], run: () => Promise<T>): Promise<T> {
+    const { result, changes } = await this.snapshotter.around(folders, run);
+    const entries = [...(changes?.changed ?? [])].filter(([path]) => !isGitInternal(path)).map(([path, before]) => ({ path, before }));
+    if (entries.length > 0) {
+      await this.sink.pushCheckpoints(entries);
+      for (const entry of entries) await this.result(entry.path);
+    }
+    return result;
+  }
 
   readFile(path: string): Promise<string> {
     return this.inner.readFile(path);

@@ -216,3 +216,33 @@ async function assertConversation(db: string, sid: string, userTexts: string[]):
     await store.close();
   }
 }
+
+test('what run_command changes is checkpointed too: rewind undoes a command\'s edit, new file and deletion', async () => {
+  const { ws, db, at } = workspace();
+  writeFileSync(at('gone.txt'), LATIN1);
+  const task = 'run the script';
+  const replies: ScriptedReply[] = [
+    { toolCalls: [{ name: 'run_command', arguments: { command: "printf 'made by a command\\n' > cmd.txt && rm gone.txt && printf 'appended\\r\\n' >> crlf.txt" } }] },
+    done('Ran it.'),
+  ];
+  const wire = WIRE_FORMATS[0]!;
+  const server = await wire.start((request) => {
+    const assistants = (request.messages ?? []).filter((m) => m.role === 'assistant').length;
+    return replies[Math.min(assistants, replies.length - 1)];
+  }, 'rewind run_command');
+  servers.push(server);
+  const result = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--db', db, '--approve', 'all', task], { cwd: ws });
+  assert.equal(result.code, 0, result.stderr);
+  const sid = /session ([0-9a-f-]{36})/.exec(result.stderr)![1]!;
+  assert.equal(readFileSync(at('cmd.txt'), 'utf8'), 'made by a command\n', 'the command ran');
+  assert.equal(existsSync(at('gone.txt')), false);
+
+  const listed = await runCli(['sessions', '--db', db, 'messages', '--session', sid, '--json']);
+  assert.deepEqual(listed.events.map((m) => [m.number, m.changedFiles]), [[1, 3]]);
+  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1']);
+  assert.equal(rewound.code, 0, rewound.stderr);
+  assert.match(rewound.stdout, /deleted\s+\S*cmd\.txt/);
+  assert.equal(existsSync(at('cmd.txt')), false);
+  assert.equal(readFileSync(at('gone.txt')).equals(LATIN1), true, 'the deleted Latin-1 file is back, byte for byte');
+  assert.equal(readFileSync(at('crlf.txt')).equals(CRLF), true);
+});
