@@ -13,6 +13,7 @@ import {
   type TurnChange,
   type UserMessageRef,
 } from '../core/checkpoints/history';
+import { DEFAULT_CHECKPOINT_MB } from '../core/checkpoints/checkpointSettings';
 import { PersistenceError } from './errors';
 import type { JournalOp, SqlParam } from './journalFormat';
 import type { JournaledDatabase, Row } from './journaledDatabase';
@@ -21,7 +22,7 @@ import { hexOf } from './sessionRecords';
 import { decodeBefore } from './checkpointCodec';
 
 /** Default bound on the bytes kept for checkpoints in one database (all sessions together). */
-export const DEFAULT_CHECKPOINT_LIMIT_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_CHECKPOINT_LIMIT_BYTES = DEFAULT_CHECKPOINT_MB * 1024 * 1024;
 
 interface RemovedConversation {
   messages: Row[];

@@ -127,12 +127,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
   // The user message whose turn is running: every checkpoint of the turn is filed under it.
   let turnMessageId: number | undefined;
   let awaitingTurnMessage = false;
-  const history_ = store.checkpointHistory;
+  const checkpointHistory = store.checkpointHistory;
   const turnOf = (path: string) => (isGitInternal(path) ? undefined : turnMessageId);
   // What each change left, by turn: written at the end of the turn in one transaction (one fsync, not one per file).
   const results = new Map<number, Map<string, string>>();
   const storeResults = () => {
-    for (const [messageId, byPath] of results) history_.recordResults(sid, messageId, byPath);
+    for (const [messageId, byPath] of results) checkpointHistory.recordResults(sid, messageId, byPath);
     results.clear();
   };
   let planWrites: Promise<void> = Promise.resolve();
@@ -175,7 +175,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
         if (awaitingTurnMessage && message.role === 'user') {
           turnMessageId = rowId;
           awaitingTurnMessage = false;
-          history_.recordTurn(sid, rowId);
+          checkpointHistory.recordTurn(sid, rowId);
         }
       } catch (err) {
         if (!options.onWriteError) throw err;
@@ -245,7 +245,7 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
         warn(`could not store what the turn changed: ${(e as Error).message}`);
       }
       try {
-        history_.prune(options.checkpointLimitBytes ?? DEFAULT_CHECKPOINT_LIMIT_BYTES);
+        checkpointHistory.prune(options.checkpointLimitBytes ?? DEFAULT_CHECKPOINT_LIMIT_BYTES);
       } catch (e) {
         warn(`could not prune old checkpoints: ${(e as Error).message}`);
       }
