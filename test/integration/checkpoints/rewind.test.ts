@@ -2,7 +2,7 @@
 // formats: three turns edit a CRLF file, create files (one in a new folder), move a Latin-1 file away (its old path is
 // deleted) and overwrite another. `sessions rewind` brings back the exact bytes and the conversation, is itself undoable,
 // refuses to overwrite a file the user changed since (listing it) unless --force, and a continued session sends
-// the model only the conversation that is left.
+// the model only the conversation that is left. Also: what run_command changed, and the text tool protocol.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -245,4 +245,31 @@ test('what run_command changes is checkpointed too: rewind undoes a command\'s e
   assert.equal(existsSync(at('cmd.txt')), false);
   assert.equal(readFileSync(at('gone.txt')).equals(LATIN1), true, 'the deleted Latin-1 file is back, byte for byte');
   assert.equal(readFileSync(at('crlf.txt')).equals(CRLF), true);
+});
+
+test('in the text tool protocol (<tool> blocks) the same edits are checkpointed and rewound', async () => {
+  const { ws, db, at } = workspace();
+  const block = (tool: string, args: Record<string, unknown>) => `<tool>${JSON.stringify({ server_name: 'local', tool_name: tool, arguments: args })}</tool>`;
+  const replies: ScriptedReply[] = [
+    { text: `Editing.\n${block('edit_file', { path: 'crlf.txt', old_text: 'line one', new_text: 'LINE ONE' })}` },
+    { text: `${block('write_file', { path: 'made/by-text.txt', content: 'text protocol\n' })}` },
+    { text: `${block('run_command', { command: 'rm keep.txt' })}` },
+    { text: 'All done.' },
+  ];
+  const wire = WIRE_FORMATS[1]!;
+  const server = await wire.start((request) => {
+    const assistants = (request.messages ?? []).filter((m) => m.role === 'assistant').length;
+    return replies[Math.min(assistants, replies.length - 1)];
+  }, 'rewind text protocol');
+  servers.push(server);
+  const result = await runCli(['run', ...wire.flags(server), '--tool-protocol', 'xml', '--workspace', ws, '--db', db, '--approve', 'all', 'edit through text'], { cwd: ws });
+  assert.equal(result.code, 0, result.stderr);
+  const sid = /session ([0-9a-f-]{36})/.exec(result.stderr)![1]!;
+  assert.match(readFileSync(at('crlf.txt'), 'utf8'), /LINE ONE/);
+  assert.equal(existsSync(at('keep.txt')), false);
+  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1']);
+  assert.equal(rewound.code, 0, rewound.stderr);
+  assert.equal(readFileSync(at('crlf.txt')).equals(CRLF), true);
+  assert.equal(readFileSync(at('keep.txt')).equals(KEEP), true);
+  assert.equal(existsSync(at('made/by-text.txt')), false);
 });
