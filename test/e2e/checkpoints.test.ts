@@ -1,7 +1,7 @@
 // Checkpoints in a real VS Code: two turns edit and create files; the panel lists the second turn's files for
 // review (the diff opens in VS Code's diff editor, Undo puts a file back, Keep keeps one); "Restore to here" on the
 // first message asks in a modal that lists the files, then puts the workspace and the conversation back to before
-// it; "Undo Restore to Message" brings both back.
+// it; "Undo Restore to Message" brings both back; after a restore the model is sent only what is left.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,7 @@ const script = markerScript({
     ],
     'Second edit done.',
   ),
+  '[[three]]': turn([], 'Third answer.'),
 });
 
 let session: E2ESession;
@@ -114,6 +115,26 @@ describe('checkpoints', { timeout: 240_000 }, () => {
       await chat.userMessages.filter({ hasText: SECOND }).waitFor({ timeout: 15_000 });
       assert.equal(await chat.userMessages.count(), 2);
       await session.screenshot('05-restore-undone');
+    });
+
+    await session.step('after Restore to here on the second message, the model is sent only the first turn and the new message', async () => {
+      const second = chat.userMessages.filter({ hasText: SECOND });
+      await second.hover();
+      await second.getByRole('button', { name: 'Restore to here' }).click();
+      const dialog = await session.workbench.waitForDialog();
+      assert.match(dialog.detail, /Restore notes\.txt/);
+      await session.workbench.answerDialog('Restore');
+      await waitUntil(() => read('notes.txt') === 'first notes\n', 15_000, 'notes.txt as the first turn left it');
+      await waitUntil(async () => (await chat.userMessages.count()) === 1, 15_000, 'the conversation to keep the first message only');
+      await chat.send('[[three]] What do you know so far?');
+      await chat.assistantMessages.filter({ hasText: 'Third answer.' }).first().waitFor({ timeout: 30_000 });
+      await chat.waitIdle();
+      const request = session.llm.requests.find((r) => JSON.stringify(r).includes('[[three]]'));
+      assert.ok(request, 'the model was asked');
+      const sent = JSON.stringify(request);
+      assert.ok(sent.includes('[[one]]'), 'the first turn is still in the conversation');
+      assert.ok(!sent.includes('[[two]]'), 'the second turn is gone from what the model sees');
+      await session.screenshot('06-continued');
     });
   });
 });
