@@ -10,6 +10,7 @@ import { updateControls, updateModels } from './controls';
 import { createHostChannel, type HostChannel, type VsCodeApi } from './host';
 import { readHostMessageLazily } from './snapshotMessage';
 import { renderHotContext } from './hotContextPanel';
+import { renderReview } from './reviewPanel';
 import { buildLayout, type Layout } from './layout';
 import type { MarkdownRenderer } from './markdown';
 import { FrameBatcher, type ViewTiming } from './timing';
@@ -143,6 +144,7 @@ export class ChatApp {
       } else if (previous !== state) {
         this.conversation.update(state, this.older);
       }
+      if (previous?.review !== state.review || previous === null) renderReview(this.layout.reviewPanel, state.review, this.deps.doc);
       this.composer.observe(previous, state);
       this.composer.setBusy(state.busy);
       updateControls(this.layout, state, this.composer.hasDraft);
@@ -219,6 +221,7 @@ export class ChatApp {
       this.ui.patch({ scrollTop: this.conversation.isFollowing ? null : Math.round(this.conversation.offsetFromBottom()) });
     });
     layout.modelError.addEventListener('click', (e) => this.onConversationClick(e));
+    layout.reviewPanel.addEventListener('click', (e) => this.onReviewClick(e));
   }
 
   /** One listener for everything clickable inside rendered content: links, copy buttons, error actions. */
@@ -240,11 +243,27 @@ export class ChatApp {
       this.deps.timing.setTimer(() => (copy.textContent = 'Copy'), 1500);
       return;
     }
+    const restore = target.closest('button[data-restore]');
+    if (restore) {
+      const messageId = Number(restore.getAttribute('data-restore'));
+      if (Number.isSafeInteger(messageId) && messageId > 0) this.channel.post({ type: 'restoreTo', messageId });
+      return;
+    }
     const commandButton = target.closest('button[data-command]');
     if (commandButton) {
       const command = PanelCommandSchema.safeParse(commandButton.getAttribute('data-command'));
       if (command.success) this.runCommand(command.data);
     }
+  }
+
+  private onReviewClick(e: Event): void {
+    const target = e.target as Element | null;
+    const button = target && typeof target.closest === 'function' ? target.closest('button[data-review-action]') : null;
+    if (!button) return;
+    const action = button.getAttribute('data-review-action');
+    const path = button.getAttribute('data-path') ?? undefined;
+    if (action !== 'keep' && action !== 'undo' && action !== 'open') return;
+    this.channel.post({ type: 'reviewAction', action, ...(path !== undefined && { path }) });
   }
 
   private runCommand(command: PanelCommand): void {

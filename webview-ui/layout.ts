@@ -15,6 +15,7 @@ export interface Layout {
   historyToggle: HTMLButtonElement;
   historyPanel: HTMLElement;
   conversation: HTMLElement;
+  reviewPanel: HTMLElement;
   status: HTMLElement;
   input: HTMLTextAreaElement;
   inputError: HTMLElement;
@@ -71,6 +72,11 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   conversation.setAttribute('aria-label', 'Conversation');
   conversation.tabIndex = 0;
 
+  // The files the last turn changed (Keep / Undo / diff): between the conversation and the message box.
+  const reviewPanel = h(doc, 'section', 'turn-review');
+  reviewPanel.setAttribute('aria-label', 'Changed files');
+  reviewPanel.hidden = true;
+
   const status = h(doc, 'div', 'status-line');
   status.setAttribute('role', 'status');
   status.hidden = true;
@@ -89,7 +95,7 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   actions.append(stop, send);
   composer.append(input, inputError, actions);
 
-  root.append(toolbar, modelError, infoBar, hotContextPanel, historyPanel, conversation, status, composer);
+  root.append(toolbar, modelError, infoBar, hotContextPanel, historyPanel, conversation, reviewPanel, status, composer);
   mount.replaceChildren(root);
   return {
     root,
@@ -104,6 +110,7 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
     historyToggle,
     historyPanel,
     conversation,
+    reviewPanel,
     status,
     input,
     inputError,

@@ -9,6 +9,7 @@ import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFrom
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
+import { parseSessionsAction, type SessionsAction } from './sessionsArgs';
 export { USAGE } from './usage';
 export { UsageError };
 export { parseNamedArgs, type McpListOptions, type McpLoginOptions, type McpLogoutOptions, type McpOptions, type McpPromptOptions, type McpResourceOptions } from './mcpArgs';
@@ -71,7 +72,10 @@ export interface SessionsOptions {
   command: 'sessions';
   db?: string;
   json: boolean;
+  /** list (default): the sessions; messages: one session's messages with their numbers; rewind: restore to before one. */
+  action?: SessionsAction;
 }
+export type { SessionsAction };
 
 /** What `index` and `query` share: the workspace, the database and the model server. */
 interface KnowledgeCommandOptions {
@@ -146,6 +150,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'planner-provider': { type: 'string' },
         'executor-provider': { type: 'string' },
         resume: { type: 'boolean' },
+        to: { type: 'string' },
+        undo: { type: 'boolean' },
         config: { type: 'string' },
         'first-byte-timeout': { type: 'string' },
         mode: { type: 'string' },
@@ -172,11 +178,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command, ...rest] = positionals;
-  for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['remove', 'index'], ['k', 'query']] as const) {
+  for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['remove', 'index'], ['k', 'query'], ['to', 'sessions'], ['undo', 'sessions']] as const) {
+    if (option === 'force' && command === 'sessions') continue; // sessions rewind --force
     if (values[option] !== undefined && command !== owner) throw new UsageError(`--${option} only works with \`${owner}\``);
   }
   if (command === 'sessions') {
-    return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }) };
+    const action = parseSessionsAction(rest, values);
+    return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }), ...(action && { action }) };
   }
   if (command !== 'mcp') {
     for (const option of ['arg', 'out'] as const) {

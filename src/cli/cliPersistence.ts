@@ -16,6 +16,7 @@ export async function openCliSession(
   sessionId: string | undefined,
   meta: { title: string; model: string; provider: string },
   warn: (message: string) => void,
+  checkpointLimitBytes?: number,
 ): Promise<CliSession> {
   const { SessionStore } = await import('../persistence/sessionStore');
   const { startRecording } = await import('../persistence/sessionRecorder');
@@ -23,7 +24,7 @@ export async function openCliSession(
   for (const notice of store.notices) warn(notice.message);
   let recorder: SessionRecorder;
   try {
-    recorder = await startRecording(store, { ...(sessionId !== undefined && { sessionId }), meta, warn });
+    recorder = await startRecording(store, { ...(sessionId !== undefined && { sessionId }), meta, warn, ...(checkpointLimitBytes !== undefined && { checkpointLimitBytes }) });
   } catch (err) {
     await store.close();
     if (err instanceof PersistenceError && err.code === 'not-found') {

@@ -79,8 +79,12 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   const dbPath = options.db ?? defaultDbPath(process.env);
   let stored: CliSession | undefined;
   if (dbPath) {
-    stored = await openCliSession(dbPath, options.session, { title: options.task, model, provider: options.provider }, (m) =>
-      io.stderr.write(`localharness: ${m}\n`),
+    stored = await openCliSession(
+      dbPath,
+      options.session,
+      { title: options.task, model, provider: options.provider },
+      (m) => io.stderr.write(`localharness: ${m}\n`),
+      config.checkpointLimitBytes,
     );
     bus.on((e) => stored!.onEvent(e));
     io.stderr.write(`localharness: session ${stored.id}\n`);

@@ -1,6 +1,7 @@
 // Turning database rows into the store's public shapes.
 import type { ChatMessage, MessageAttachment, ToolCall } from '../core/messages';
 import type { Row } from './journaledDatabase';
+import { decodeBefore } from './checkpointCodec';
 import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
 
 export function rowToSession(row: Row): SessionInfo {
@@ -65,7 +66,7 @@ export function rowToCheckpoint(row: Row): Checkpoint {
     id: num(row.id),
     sessionId: text(row.session_id),
     path: text(row.path),
-    before: row.before === null ? null : text(row.before),
+    before: decodeBefore(row),
     createdAt: num(row.created_at),
   };
 }

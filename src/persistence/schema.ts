@@ -196,4 +196,53 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       db.run('ALTER TABLE messages ADD COLUMN attachments TEXT');
     },
   },
+  {
+    version: 9,
+    description: 'turn checkpoints: which user message an agent edit belongs to, what the agent left, rewinds',
+    up(db) {
+      // file_checkpoints.before may now hold a BLOB (exact bytes; encoding 'deflate' when compressed); message_id is the row of the user message whose
+      // turn made the change (NULL for rows written before this version). checkpoint_turns marks the user messages that
+      // started a turn (the harness's own nudges are user messages too). checkpoint_results holds a hash of what the
+      // agent left at each path at the end of each turn (a later mismatch = the user changed the file). A rewind keeps
+      // what it removed (messages as JSON, files as they were) so it can be undone.
+      db.run(`
+        ALTER TABLE file_checkpoints ADD COLUMN message_id INTEGER;
+        ALTER TABLE file_checkpoints ADD COLUMN encoding TEXT;
+        CREATE INDEX file_checkpoints_by_message ON file_checkpoints (session_id, message_id, id);
+        CREATE TABLE checkpoint_results (
+          session_id TEXT NOT NULL,
+          message_id INTEGER NOT NULL,
+          path TEXT NOT NULL,
+          after_hash TEXT,
+          kept INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (session_id, message_id, path)
+        );
+        CREATE TABLE checkpoint_turns (
+          session_id TEXT NOT NULL,
+          message_id INTEGER NOT NULL,
+          PRIMARY KEY (session_id, message_id)
+        );
+        CREATE TABLE checkpoint_pruned (
+          session_id TEXT PRIMARY KEY,
+          through_message_id INTEGER NOT NULL
+        );
+        CREATE TABLE rewinds (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id TEXT NOT NULL,
+          to_message_id INTEGER NOT NULL,
+          removed TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          undone INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE rewind_files (
+          rewind_id INTEGER NOT NULL,
+          path TEXT NOT NULL,
+          before BLOB,
+          existed INTEGER NOT NULL,
+          after_hash TEXT,
+          PRIMARY KEY (rewind_id, path)
+        );
+      `);
+    },
+  },
 ];

@@ -9,6 +9,8 @@ import type { ContextState } from '../core/compression/view';
 import type { KeyValuePort } from '../core/context/calibration';
 import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
+import { isGitInternal, stateHash } from '../core/checkpoints/history';
+import { DEFAULT_CHECKPOINT_LIMIT_BYTES } from './checkpointHistory';
 import { kvPortOf } from './kvPort';
 import type { SessionStore } from './sessionStore';
 import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
@@ -32,6 +34,8 @@ export interface RecorderOptions {
   meta: SessionMeta;
   /** Things the user should hear about (an interrupted session, an unreadable context state, a failed write). */
   warn: (message: string) => void;
+  /** Bound on the bytes all checkpoints in the database may hold; the oldest turns are pruned after each turn. */
+  checkpointLimitBytes?: number;
   /**
    * When set, a failed message write is reported here and the turn goes on (the editor: the conversation
    * matters more than its copy on disk). Unset, the write's error propagates and stops the turn (the CLI).
@@ -69,6 +73,8 @@ export interface SessionRecorder {
   endTurn(): Promise<void>;
   /** The stored row a message object was saved as (its newest version), if any. */
   rowIdOf(message: ChatMessage): number | undefined;
+  /** The stored row of the user message whose turn runs (or ran last); undefined before the first turn. */
+  readonly turnMessageId: number | undefined;
   /** Waits for the writes still running in the background (tool audit, compressions). */
   settle(): Promise<void>;
 }
@@ -118,6 +124,17 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
   // Compressions are stored one after another, in the order they happened.
   let compressionWrites: Promise<void> = Promise.resolve();
   let messageCount = history.length;
+  // The user message whose turn is running: every checkpoint of the turn is filed under it.
+  let turnMessageId: number | undefined;
+  let awaitingTurnMessage = false;
+  const checkpointHistory = store.checkpointHistory;
+  const turnOf = (path: string) => (isGitInternal(path) ? undefined : turnMessageId);
+  // What each change left, by turn: written at the end of the turn in one transaction (one fsync, not one per file).
+  const results = new Map<number, Map<string, string>>();
+  const storeResults = () => {
+    for (const [messageId, byPath] of results) checkpointHistory.recordResults(sid, messageId, byPath);
+    results.clear();
+  };
   let planWrites: Promise<void> = Promise.resolve();
   const planRuns = new PlanRunLog(storedRuns, () => messageCount, (runs) => {
     const text = JSON.stringify(runs);
@@ -153,7 +170,13 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     onMessage: async (message) => {
       messageCount++;
       try {
-        rowIds.set(message, await store.appendMessage(sid, message));
+        const rowId = await store.appendMessage(sid, message);
+        rowIds.set(message, rowId);
+        if (awaitingTurnMessage && message.role === 'user') {
+          turnMessageId = rowId;
+          awaitingTurnMessage = false;
+          checkpointHistory.recordTurn(sid, rowId);
+        }
       } catch (err) {
         if (!options.onWriteError) throw err;
         options.onWriteError(err);
@@ -199,13 +222,44 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     kv: kvPortOf(store),
     vectors: store.vectors,
     checkpoints: {
-      pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before),
-      pushCheckpoints: (entries) => store.pushCheckpoints(sid, entries),
+      pushCheckpoint: (path, before) => store.pushCheckpoint(sid, path, before, turnOf(path)),
+      pushCheckpoints: (entries) => store.pushCheckpoints(sid, entries, entries.length > 0 ? turnOf(entries[0]!.path) : undefined),
+      recordResult: async (path, after) => {
+        const messageId = turnOf(path);
+        if (messageId === undefined) return;
+        const byPath = results.get(messageId) ?? new Map<string, string>();
+        byPath.set(path, stateHash(after));
+        results.set(messageId, byPath);
+      },
     },
-    beginTurn: () => store.beginTurn(sid),
-    endTurn: () => store.endTurn(sid),
+    beginTurn: async () => {
+      awaitingTurnMessage = true;
+      await store.beginTurn(sid);
+    },
+    endTurn: async () => {
+      awaitingTurnMessage = false;
+      await store.endTurn(sid);
+      try {
+        storeResults();
+      } catch (e) {
+        warn(`could not store what the turn changed: ${(e as Error).message}`);
+      }
+      try {
+        checkpointHistory.prune(options.checkpointLimitBytes ?? DEFAULT_CHECKPOINT_LIMIT_BYTES);
+      } catch (e) {
+        warn(`could not prune old checkpoints: ${(e as Error).message}`);
+      }
+    },
     rowIdOf: (message) => rowIds.get(message),
+    get turnMessageId() {
+      return turnMessageId;
+    },
     settle: async () => {
+      try {
+        storeResults();
+      } catch (e) {
+        warn(`could not store what the turn changed: ${(e as Error).message}`);
+      }
       await Promise.all([...pendingAudits]);
       await compressionWrites;
       await planWrites;

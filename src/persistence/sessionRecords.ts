@@ -7,6 +7,7 @@ import type { JournaledDatabase } from './journaledDatabase';
 import { rowToAudit, rowToCheckpoint } from './rows';
 import type { Checkpoint, JsonValue, SessionSummary, ToolAuditEntry, ToolAuditInput } from './types';
 import { checkAudit, checkKey, checkPath, encodeJsonValue } from './validate';
+import { encodeBefore } from './checkpointCodec';
 
 export abstract class SessionRecords {
   protected constructor(
@@ -69,38 +70,47 @@ export abstract class SessionRecords {
     return this.db.all('SELECT * FROM tool_audit WHERE session_id = ? ORDER BY id', [sessionId]).map(rowToAudit);
   }
 
-  /** Remembers a file's content before an agent edit; `before` is null when the edit creates the file. */
-  async pushCheckpoint(sessionId: string, path: string, before: string | null): Promise<number> {
-    checkPath(path);
-    if (before !== null && typeof before !== 'string') {
-      throw new PersistenceError('invalid-input', 'A checkpoint "before" must be the file content or null.');
-    }
-    this.requireSession(sessionId);
-    const id = this.nextId('file_checkpoints');
-    this.db.write([
-      ['INSERT INTO file_checkpoints (id, session_id, path, before, created_at, undone) VALUES (?, ?, ?, ?, ?, 0)', [id, sessionId, path, before, this.clock.now()]],
-    ]);
-    return id;
+  /**
+   * Remembers a file's content before an agent edit; `before` is null when the edit creates the file. Bytes are kept
+   * exactly (a Latin-1 or CRLF file comes back as it was); `messageId` is the user message whose turn made the edit.
+   */
+  async pushCheckpoint(sessionId: string, path: string, before: string | Uint8Array | null, messageId?: number): Promise<number> {
+    const [id] = await this.pushCheckpointRows(sessionId, [{ path, before }], messageId, false);
+    return id!;
   }
 
   /** Files one operation changed together (a move): one undo step restores them all. Returns their ids. */
-  async pushCheckpoints(sessionId: string, entries: ReadonlyArray<{ path: string; before: string | null }>): Promise<number[]> {
+  async pushCheckpoints(sessionId: string, entries: ReadonlyArray<{ path: string; before: string | Uint8Array | null }>, messageId?: number): Promise<number[]> {
+    return this.pushCheckpointRows(sessionId, entries, messageId, true);
+  }
+
+  private async pushCheckpointRows(
+    sessionId: string,
+    entries: ReadonlyArray<{ path: string; before: string | Uint8Array | null }>,
+    messageId: number | undefined,
+    grouped: boolean,
+  ): Promise<number[]> {
     if (entries.length === 0) return [];
     for (const entry of entries) {
       checkPath(entry.path);
-      if (entry.before !== null && typeof entry.before !== 'string') {
+      if (entry.before !== null && typeof entry.before !== 'string' && !(entry.before instanceof Uint8Array)) {
         throw new PersistenceError('invalid-input', 'A checkpoint "before" must be the file content or null.');
       }
     }
+    if (messageId !== undefined && !Number.isSafeInteger(messageId)) throw new PersistenceError('invalid-input', 'A checkpoint message id must be an integer.');
     this.requireSession(sessionId);
     const first = this.nextId('file_checkpoints');
     const now = this.clock.now();
+    // The journal carries JSON, where bytes do not survive: they travel as hex and unhex() stores the BLOB.
     const ids = entries.map((_, i) => first + i);
     this.db.write(
-      entries.map((entry, i): JournalOp => [
-        'INSERT INTO file_checkpoints (id, session_id, path, before, created_at, undone, op_id) VALUES (?, ?, ?, ?, ?, 0, ?)',
-        [ids[i]!, sessionId, entry.path, entry.before, now, first],
-      ]),
+      entries.map((entry, i): JournalOp => {
+        const bytes = entry.before instanceof Uint8Array ? encodeBefore(entry.before) : undefined;
+        return [
+          `INSERT INTO file_checkpoints (id, session_id, path, before, encoding, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ${bytes ? 'unhex(?)' : '?'}, ?, ?, 0, ?, ?)`,
+          [ids[i]!, sessionId, entry.path, bytes ? bytes.hex : (entry.before as string | null), bytes?.encoding ?? null, now, grouped ? first : null, messageId ?? null],
+        ];
+      }),
     );
     return ids;
   }
@@ -176,4 +186,9 @@ export abstract class SessionRecords {
     );
     return Number(row?.next ?? 1);
   }
+}
+
+/** Bytes as hex text: how a BLOB travels through the JSON journal (SQLite's unhex() turns it back). */
+export function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

@@ -10,6 +10,7 @@ import { rowToMessage, rowToSession } from './rows';
 import { SESSION_MIGRATIONS } from './schema';
 import { SessionRecords } from './sessionRecords';
 import { SqlVectorCache } from './vectorCache';
+import { SqlCheckpointHistory } from './checkpointHistory';
 import { SqlKnowledgeStore, workspaceKey } from './knowledgeStore';
 import type { VectorCachePort } from '../core/embeddings';
 import type {
@@ -83,6 +84,13 @@ export class SessionStore extends SessionRecords {
     return (this.vectorCache ??= new SqlVectorCache(this.db, this.clock));
   }
 
+  private history: SqlCheckpointHistory | undefined;
+
+  /** Turn checkpoints: restore files and conversation to before a user message, review a turn's changes. */
+  get checkpointHistory(): SqlCheckpointHistory {
+    return (this.history ??= new SqlCheckpointHistory(this.db, this.clock));
+  }
+
   private readonly knowledgeStores = new Map<string, SqlKnowledgeStore>();
 
   /**
@@ -138,7 +146,7 @@ export class SessionStore extends SessionRecords {
     this.db.write(
       ['messages', 'session_summaries', 'tool_audit', 'file_checkpoints'].map(
         (table): JournalOp => [`DELETE FROM ${table} WHERE session_id = ?`, [id]],
-      ).concat([['DELETE FROM sessions WHERE id = ?', [id]]]),
+      ).concat(this.checkpointHistory.deleteOps(id), [['DELETE FROM sessions WHERE id = ?', [id]]]),
     );
   }
 

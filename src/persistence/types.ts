@@ -83,8 +83,8 @@ export interface Checkpoint {
   id: number;
   sessionId: string;
   path: string;
-  /** File content before the agent's edit; null when the edit created the file. */
-  before: string | null;
+  /** File content before the agent's edit (exact bytes, or text for rows written by older versions); null when the edit created the file. */
+  before: string | Uint8Array | null;
   createdAt: number;
 }
 

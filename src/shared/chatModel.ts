@@ -38,7 +38,14 @@ export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
  */
 const Compressed = z.optional(Text);
 
-export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text, compressed: Compressed });
+export const UserItemSchema = z.object({
+  kind: z.literal('user'),
+  id: Id,
+  text: Text,
+  compressed: Compressed,
+  /** The stored message this is (once saved): "Restore to here" names it. Absent for a chat that is not saved. */
+  messageId: z.optional(z.int().check(z.positive())),
+});
 export const AssistantItemSchema = z.object({
   kind: z.literal('assistant'),
   id: Id,
@@ -142,6 +149,24 @@ export function resourceLabel(attachment: Pick<ResourceAttachment, 'server' | 'u
 /** Most chips one message carries; more would not fit a local model's context anyway. */
 export const MAX_ATTACHMENTS = 20;
 
+/** A file the last turn changed, for review: Keep it, Undo it, or open the diff (before ↔ now). */
+export const ReviewFileSchema = z.object({
+  /** The path the editor's file system knows (absolute). */
+  path: Short(8000),
+  /** Workspace-relative, for showing. */
+  label: Short(4000),
+  change: z.enum(['created', 'modified', 'deleted']),
+  state: z.enum(['pending', 'kept', 'undone']),
+});
+export type ReviewFile = z.infer<typeof ReviewFileSchema>;
+
+/** What the newest turn that edited files changed (the message that started it, and each file). */
+export const TurnReviewSchema = z.object({
+  messageId: z.int().check(z.positive()),
+  files: z.array(ReviewFileSchema).check(z.maxLength(2000)),
+});
+export type TurnReview = z.infer<typeof TurnReviewSchema>;
+
 export const ChatViewStateSchema = z.object({
   items: z.array(ChatItemSchema).check(z.maxLength(100_000)),
   /** A turn is running. */
@@ -153,6 +178,8 @@ export const ChatViewStateSchema = z.object({
   nextId: Count,
   /** Context chips waiting for the next message (absent = none). */
   attachments: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS))),
+  /** The files the last turn changed, for Keep / Undo (absent = nothing to review). */
+  review: z.optional(TurnReviewSchema),
 });
 export type ChatViewState = z.infer<typeof ChatViewStateSchema>;
 
@@ -208,6 +235,10 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachment_add'), attachment: AttachmentSchema }),
   /** The × on the chip, or the message that carried it was sent. */
   z.object({ type: z.literal('attachment_remove'), id: Id }),
+  /** The turn's message was saved as `messageId`: the newest user item without an id gets it (Restore to here). */
+  z.object({ type: z.literal('message_stored'), messageId: z.int().check(z.positive()) }),
+  /** The files to review (after a turn that edited files, or as the user keeps and undoes them); null: none. */
+  z.object({ type: z.literal('review'), review: z.nullable(TurnReviewSchema) }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEventSchema>;
 export type ChatEventType = ChatEvent['type'];

@@ -83,11 +83,31 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
     }
     case 'attachment_add':
       return addAttachment(state, event.attachment);
+    case 'message_stored':
+      return withMessageId(state, event.messageId);
+    case 'review': {
+      if (event.review) return { ...state, review: event.review };
+      const { review: _gone, ...rest } = state;
+      return rest;
+    }
     case 'attachment_remove': {
       const kept = (state.attachments ?? []).filter((a) => a.id !== event.id);
       return kept.length === (state.attachments ?? []).length ? state : withAttachments(state, kept);
     }
   }
+}
+
+/** The newest user item gets the stored id (it is the message the turn just saved). */
+function withMessageId(state: ChatViewState, messageId: number): ChatViewState {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i]!;
+    if (item.kind !== 'user') continue;
+    if (item.messageId === messageId) return state;
+    const items = state.items.slice();
+    items[i] = { ...item, messageId };
+    return { ...state, items };
+  }
+  return state;
 }
 
 /** Same file and lines as a pending chip: nothing new. Beyond the limit the oldest chip gives way. */

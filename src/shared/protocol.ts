@@ -136,6 +136,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
     before: z.string().check(z.minLength(1), z.maxLength(200)),
     count: z.int().check(z.positive(), z.maximum(MAX_OLDER_ITEMS)),
   }),
+  /** "Restore to here" on a user message: the workspace and the conversation go back to before it (the host confirms). */
+  z.object({ type: z.literal('restoreTo'), messageId: z.int().check(z.positive()) }),
+  /** Review of the last turn's files: keep or undo one (`path`) or all (no path), or open one's diff. */
+  z.object({
+    type: z.literal('reviewAction'),
+    action: z.enum(['keep', 'undo', 'open']),
+    path: z.optional(z.string().check(z.minLength(1), z.maxLength(8000))),
+  }),
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

@@ -6,16 +6,30 @@ import type { ItemView, ViewContext } from './types';
 export class UserView implements ItemView {
   readonly el: HTMLElement;
   private readonly body: HTMLElement;
+  private restore: HTMLButtonElement | undefined;
 
-  constructor(item: UserItem, ctx: ViewContext) {
+  constructor(item: UserItem, private readonly ctx: ViewContext) {
     this.el = h(ctx.doc, 'div', 'message message-user');
     this.el.dataset['id'] = item.id;
     this.body = h(ctx.doc, 'div', 'message-body', item.text);
     this.el.append(this.body);
+    this.setRestore(item.messageId);
   }
 
   update(item: ChatItem): void {
-    if (item.kind === 'user') setText(this.body, item.text);
+    if (item.kind !== 'user') return;
+    setText(this.body, item.text);
+    this.setRestore(item.messageId);
+  }
+
+  /** "Restore to here" once the message is saved (clicks are handled by delegation on the conversation). */
+  private setRestore(messageId: number | undefined): void {
+    if (messageId === undefined || this.restore?.dataset['restore'] === String(messageId)) return;
+    this.restore ??= h(this.ctx.doc, 'button', 'link-button restore-here', 'Restore to here');
+    this.restore.type = 'button';
+    this.restore.title = 'Put the workspace files and the conversation back to how they were before this message';
+    this.restore.dataset['restore'] = String(messageId);
+    if (!this.restore.isConnected) this.el.append(this.restore);
   }
 
   dispose(): void {}

@@ -1,17 +1,22 @@
-// Wraps a FileSystemPort so every agent write first records the file's previous content: the undo stack.
+// Wraps a FileSystemPort so every agent write first records the file's previous bytes (the undo stack and the turn's
+// checkpoint) and afterwards what it left there (so a later restore can tell the user's own edits from the agent's).
 import type { FileKind, FileStat, FileSystemPort } from '../ports';
+import { isGitInternal } from './history';
+import { WorkspaceSnapshotter } from './commandSnapshot';
 
 export interface FileCheckpoint {
   path: string;
-  /** null when the file did not exist. */
-  before: string | null;
+  /** Exact bytes (text from older sinks); null when the file did not exist. */
+  before: Uint8Array | string | null;
 }
 
 export interface CheckpointSink {
   /** `before` is null when the file did not exist. */
-  pushCheckpoint(path: string, before: string | null): Promise<unknown>;
+  pushCheckpoint(path: string, before: Uint8Array | string | null): Promise<unknown>;
   /** Files one operation changes together (a move): one undo step restores them all. */
   pushCheckpoints(entries: readonly FileCheckpoint[]): Promise<unknown>;
+  /** What the change left at `path` (null: no file there now), for telling later edits by the user apart. */
+  recordResult?(path: string, after: Uint8Array | null): Promise<unknown>;
 }
 
 export interface CheckpointSource {
@@ -20,10 +25,28 @@ export interface CheckpointSource {
 }
 
 export class CheckpointingFileSystem implements FileSystemPort {
+  private readonly snapshotter: WorkspaceSnapshotter;
+
   constructor(
     private readonly inner: FileSystemPort,
     private readonly sink: CheckpointSink,
-  ) {}
+  ) {
+    this.snapshotter = new WorkspaceSnapshotter(inner);
+  }
+
+  /**
+   * Runs a shell command and checkpoints what it changed in `folders` (one undo step): the files it modified or
+   * deleted with their bytes from before it, the files it created as new. See commandSnapshot.ts for the bounds.
+   */
+  async checkpointCommand<T>(folders: readonly string[], run: () => Promise<T>): Promise<T> {
+    const { result, changes } = await this.snapshotter.around(folders, run);
+    const entries = [...(changes?.changed ?? [])].filter(([path]) => !isGitInternal(path)).map(([path, before]) => ({ path, before }));
+    if (entries.length > 0) {
+      await this.sink.pushCheckpoints(entries);
+      for (const entry of entries) await this.result(entry.path);
+    }
+    return result;
+  }
 
   readFile(path: string): Promise<string> {
     return this.inner.readFile(path);
@@ -32,6 +55,7 @@ export class CheckpointingFileSystem implements FileSystemPort {
   async writeFile(path: string, content: string): Promise<void> {
     await this.sink.pushCheckpoint(path, await this.previous(path));
     await this.inner.writeFile(path, content);
+    await this.result(path);
   }
 
   readBytes(path: string): Promise<Uint8Array> {
@@ -41,6 +65,7 @@ export class CheckpointingFileSystem implements FileSystemPort {
   async writeBytes(path: string, data: Uint8Array): Promise<void> {
     await this.sink.pushCheckpoint(path, await this.previous(path));
     await this.inner.writeBytes(path, data);
+    await this.result(path);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -50,6 +75,8 @@ export class CheckpointingFileSystem implements FileSystemPort {
       { path: from, before: await this.previous(from) },
     ]);
     await this.inner.rename(from, to);
+    await this.result(from);
+    await this.result(to);
   }
 
   lstat(path: string): Promise<FileStat | undefined> {
@@ -72,12 +99,18 @@ export class CheckpointingFileSystem implements FileSystemPort {
     if (!this.inner.remove) throw new Error('this file system cannot delete files');
     await this.sink.pushCheckpoint(path, await this.previous(path));
     await this.inner.remove(path);
+    await this.result(path);
   }
 
-  private async previous(path: string): Promise<string | null> {
+  private async previous(path: string): Promise<Uint8Array | null> {
     const stat = await this.inner.lstat(path);
     if (!stat || stat.kind !== 'file') return null;
-    return this.inner.readFile(path);
+    return this.inner.readBytes(path);
+  }
+
+  private async result(path: string): Promise<void> {
+    if (!this.sink.recordResult) return;
+    await this.sink.recordResult(path, await this.previous(path));
   }
 }
 
@@ -90,8 +123,10 @@ export async function undoLastEdit(source: CheckpointSource, fs: FileSystemPort)
   for (const checkpoint of step) {
     if (checkpoint.before === null) {
       if ((await fs.lstat(checkpoint.path)) && fs.remove) await fs.remove(checkpoint.path);
-    } else {
+    } else if (typeof checkpoint.before === 'string') {
       await fs.writeFile(checkpoint.path, checkpoint.before);
+    } else {
+      await fs.writeBytes(checkpoint.path, checkpoint.before);
     }
   }
   return step[0]?.path;

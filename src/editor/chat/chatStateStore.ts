@@ -85,9 +85,9 @@ export class ChatStateStore {
   }
 
   /** Show a restored conversation (e.g. from persistence). Subscribers get a change without `event`. */
-  load(history: readonly ChatMessage[], notes?: ReadonlyMap<number, string>): void {
+  load(history: readonly ChatMessage[], notes?: ReadonlyMap<number, string>, turnIds?: ReadonlySet<number>): void {
     const fresh = initialChatState(this.current.context.available);
-    const { items, nextId } = itemsFromHistory(history, this.current.nextId, notes);
+    const { items, nextId } = itemsFromHistory(history, this.current.nextId, notes, turnIds);
     this.current = { ...fresh, items, nextId, ...(this.current.attachments && { attachments: this.current.attachments }) };
     this.seqNo++;
     this.announce({ seq: this.seqNo, state: this.current });

@@ -5,8 +5,16 @@ import { capText } from '../../shared/chatState';
 import { userMessageText } from '../../shared/attachedMessage';
 import { formatArguments } from './agentEventMapping';
 
-/** `notes`: notice lines to show before the message at that index (a planned run, where it happened). */
-export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1, notes?: ReadonlyMap<number, string>): { items: ChatItem[]; nextId: number } {
+/**
+ * `notes`: notice lines to show before the message at that index (a planned run, where it happened). `turnIds`: the
+ * stored ids of the messages that started a turn (stored messages carry `id`): their items get "Restore to here".
+ */
+export function itemsFromHistory(
+  history: readonly ChatMessage[],
+  firstId = 1,
+  notes?: ReadonlyMap<number, string>,
+  turnIds?: ReadonlySet<number>,
+): { items: ChatItem[]; nextId: number } {
   const items: ChatItem[] = [];
   let nextId = firstId;
   const id = () => `i${nextId++}`;
@@ -19,9 +27,12 @@ export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1, n
     switch (message.role) {
       case 'system':
         break;
-      case 'user':
-        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, message.attachments?.map((a) => a.label)) });
+      case 'user': {
+        const stored = (message as { id?: unknown }).id;
+        const messageId = typeof stored === 'number' && turnIds?.has(stored) ? stored : undefined;
+        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, message.attachments?.map((a) => a.label)), ...(messageId !== undefined && { messageId }) });
         break;
+      }
       case 'assistant':
         if (message.content || message.thinking) {
           items.push({ kind: 'assistant', id: id(), text: message.content, thinking: message.thinking ?? '', streaming: false });

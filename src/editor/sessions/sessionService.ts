@@ -15,6 +15,7 @@ import type { SessionStore, SessionStoreOptions } from '../../persistence/sessio
 import type { ExportFormat, SessionInfo, StoredMessage } from '../../persistence/types';
 import { unfinishedRun, type PlanRun } from '../../persistence/planRuns';
 import { kvPortOf } from '../../persistence/kvPort';
+import type { SqlCheckpointHistory } from '../../persistence/checkpointHistory';
 
 export interface SessionServiceOptions {
   /** The database file (globalStorage/sessions.db). */
@@ -31,6 +32,8 @@ export interface SessionServiceOptions {
    */
   lockRetryDelaysMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
+  /** Bytes the turn checkpoints may hold (the setting, read when a recording starts); default 50 MB. */
+  checkpointLimitBytes?: () => number;
 }
 
 /** A stored session loaded for the panel and the agent. */
@@ -201,6 +204,17 @@ export class EditorSessionService {
     return store.countUndoSteps(id);
   }
 
+  /**
+   * The current session's turn checkpoints (restore to a message, review a turn's files); undefined when the chat is
+   * not recorded or this window cannot write the database.
+   */
+  async checkpoints(): Promise<{ sessionId: string; history: SqlCheckpointHistory; turnMessageId: number | undefined } | undefined> {
+    const recorder = this.recorder;
+    const store = await this.store();
+    if (!recorder || !store || this.readOnlyMode) return undefined;
+    return { sessionId: recorder.id, history: store.checkpointHistory, turnMessageId: recorder.turnMessageId };
+  }
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
@@ -220,7 +234,9 @@ export class EditorSessionService {
 
   private recorderCallbacks() {
     let writeWarned = false;
+    const limit = this.options.checkpointLimitBytes?.();
     return {
+      ...(limit !== undefined && { checkpointLimitBytes: limit }),
       warn: (message: string) => this.options.warn(`Session history: ${message}`),
       onWriteError: (err: unknown) => {
         // Once per session is enough: the chat goes on, the log has the rest.

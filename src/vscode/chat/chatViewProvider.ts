@@ -40,6 +40,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   sessionsHandler: ((msg: Extract<WebviewToHost, { type: 'sessions' | 'sessionAction' }>) => Promise<void>) | undefined;
   /** Gets each sent message first; true = it took care of it (a `/server.prompt` command, src/vscode/mcp). */
   sendHandler: ((text: string) => Promise<boolean>) | undefined;
+  /** "Restore to here" and the review's Keep / Undo / diff (src/vscode/checkpoints). */
+  checkpointsHandler: ((msg: Extract<WebviewToHost, { type: 'restoreTo' | 'reviewAction' }>) => Promise<void>) | undefined;
   /** The latest MCP offers, sent again to a webview that (re)loads. */
   private mcpOffers: Extract<HostToWebview, { type: 'mcpOffers' }> | undefined;
 
@@ -202,6 +204,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'removeAttachment':
         this.store.removeAttachment(msg.id);
+        return;
+      case 'restoreTo':
+      case 'reviewAction':
+        await this.checkpointsHandler?.(msg);
         return;
       case 'perf':
         this.log.info(`chat view perf: ${msg.name} ${msg.ms.toFixed(1)} ms${msg.count !== undefined ? ` (${msg.count} items)` : ''}`);

@@ -53,7 +53,8 @@ export class HistoryUi {
     const opened = await service.open(id);
     const read = performance.now();
     await controller.restoreConversation(opened.history, opened.contextState);
-    store.load(opened.originals, planRunNotes(opened.planRuns, opened.originals.length));
+    const turns = await service.checkpoints().then((c) => (c ? c.history.userMessages(id) : []), () => []);
+    store.load(opened.originals, planRunNotes(opened.planRuns, opened.originals.length), new Set(turns.map((t) => t.id)));
     // No request was prepared yet: estimate until the next turn brings the server's count.
     store.dispatch({ type: 'usage', used: restoredContextTokens(opened.history, opened.contextState) });
     for (const mark of marksFromStore(opened.originals, opened.current)) store.dispatch(mark);

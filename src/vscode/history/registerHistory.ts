@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { registerLoggedCommands } from '../common/loggedCommands';
 import { errorMessage } from '../../editor/log/logger';
 import { HistoryUi, type HistoryUiDeps } from './historyUi';
+import { registerCheckpoints } from '../checkpoints/checkpointUi';
 
 export interface SessionCommandDeps extends HistoryUiDeps {
   /** Remembers this workspace's current session, so a reloaded window shows the same conversation. */
@@ -30,6 +31,7 @@ export function registerHistory(deps: SessionCommandDeps): vscode.Disposable[] {
   void restoreLastSession(deps, ui);
   return [
     ...registerLoggedCommands(commands, deps.log),
+    ...registerCheckpoints({ ...deps, busy: () => deps.controller.busy, reopen: (id) => ui.open(id) }),
     { dispose: () => off() },
     { dispose: () => void deps.service.dispose() },
   ];

@@ -7,6 +7,7 @@ import { errorMessage, fsErrorMessage, lenientNumber, resolvePath, type Resolved
 import { ToolInputError } from './fileChange';
 import type { SandboxPolicy } from '../../ports';
 import { describeBlocks, sandboxBlocks, sandboxNote } from '../../sandbox/sandboxBlocks';
+import { CheckpointingFileSystem } from '../../checkpoints/checkpointingFileSystem';
 
 export interface RunCommandOptions {
   defaultTimeoutMs?: number;
@@ -70,7 +71,9 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       let result;
       try {
         if (sandbox?.confines() && !ctx.grant?.unconfined) policy = await sandbox.policy(args.command, ctx.roots, ctx.fs, ctx.grant);
-        result = await ctx.runner.run(args.command, { cwd: planned.cwd.abs, timeoutMs, signal: ctx.signal, maxOutputChars, ...(policy && { sandbox: policy }) });
+        const run = () => ctx.runner.run(args.command, { cwd: planned.cwd.abs, timeoutMs, signal: ctx.signal, maxOutputChars, ...(policy && { sandbox: policy }) });
+        // A recorded session checkpoints what the command changes too (restore to a message covers it).
+        result = ctx.fs instanceof CheckpointingFileSystem ? await ctx.fs.checkpointCommand(ctx.roots.folders.map((f) => f.path), run) : await run();
       } catch (err) {
         return fail(`Could not start the command: ${errorMessage(err)}`);
       }

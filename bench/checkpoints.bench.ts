@@ -1,0 +1,141 @@
+// What does checkpointing a turn cost? A turn edits 20 files of 50 KB through the checkpointing file system (each
+// file's bytes before the edit and a hash of what it left go to the session database, durable before the edit
+// returns); the same edits through the plain file system are the baseline. Also: how much the database grows per turn.
+// Target: recording a turn's checkpoints < 50 ms (median).
+// Run: node --import tsx bench/checkpoints.bench.ts [--turns 15] [--strict]
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CheckpointingFileSystem } from '../src/core/checkpoints/checkpointingFileSystem';
+import { NodeFileSystem } from '../src/node/nodeFileSystem';
+import { nodeJournalFs, type JournalFs } from '../src/persistence/journalFs';
+import { startRecording } from '../src/persistence/sessionRecorder';
+import { SessionStore } from '../src/persistence/sessionStore';
+
+const args = process.argv.slice(2);
+const TURNS = Number(args[args.indexOf('--turns') + 1]) || 15;
+const STRICT = args.includes('--strict');
+const FILES = 20;
+const SIZE = 50 * 1024;
+const TARGET_MS = 50;
+
+const WORDS = ['config', 'parse', 'result', 'value', 'items', 'user', 'request', 'index', 'cache', 'token', 'render', 'schema', 'error', 'stream', 'count'];
+
+/** 50 KB of source-like text that compresses about as much as real code does (not one repeated line). */
+function content(file: number, turn: number): string {
+  let seed = file * 7919 + turn * 104_729 + 1;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const word = () => WORDS[Math.floor(next() * WORDS.length)]!;
+  let text = '';
+  while (text.length < SIZE) {
+    const indent = ' '.repeat(2 * Math.floor(next() * 4));
+    text += `${indent}const ${word()}${Math.floor(next() * 1000)} = ${word()}.${word()}(${word()}, ${Math.floor(next() * 100_000)}); // ${word()} ${word()}\n`;
+  }
+  return text.slice(0, SIZE);
+}
+
+/** The real journal file operations, timing the fsyncs: the part of a save that is the disk's, not ours. */
+class FsyncTimingJournalFs implements JournalFs {
+  syncMs = 0;
+  syncs = 0;
+  open = nodeJournalFs.open;
+  write = nodeJournalFs.write;
+  truncate = nodeJournalFs.truncate;
+  size = nodeJournalFs.size;
+  read = nodeJournalFs.read;
+  close = nodeJournalFs.close;
+  rename = nodeJournalFs.rename;
+  syncDir = nodeJournalFs.syncDir;
+
+  sync(fd: number): void {
+    const start = performance.now();
+    nodeJournalFs.sync(fd);
+    this.syncMs += performance.now() - start;
+    this.syncs++;
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lh-bench-ckpt-'));
+  try {
+    const ws = path.join(dir, 'ws');
+    mkdirSync(ws);
+    const files = Array.from({ length: FILES }, (_, i) => path.join(ws, `file${i}.ts`));
+    files.forEach((f, i) => writeFileSync(f, content(i, 0)));
+    const dbFile = path.join(dir, 'sessions.db');
+    // No background folds during the timed turns: the growth is measured at explicit flushes.
+    const disk = new FsyncTimingJournalFs();
+    const store = await SessionStore.open(dbFile, { foldIdleMs: 0, foldMinBytes: 1 << 30, journalFs: disk });
+    const recorder = await startRecording(store, { meta: { title: 'bench', model: 'm', provider: 'ollama' }, warn: (m) => console.warn(m), checkpointLimitBytes: 1 << 30 });
+    const node = new NodeFileSystem();
+    const wrapped = new CheckpointingFileSystem(node, recorder.checkpoints);
+
+    const plainMs: number[] = [];
+    const checkpointedMs: number[] = [];
+    const endTurnMs: number[] = [];
+    const syncMs: number[] = [];
+    const syncs: number[] = [];
+    const growth: number[] = [];
+    await store.flush();
+    let size = statSync(dbFile).size;
+    for (let turn = 1; turn <= TURNS; turn++) {
+      // Baseline: the same 20 writes without checkpoints.
+      let start = performance.now();
+      for (let i = 0; i < FILES; i++) await node.writeFile(files[i]!, content(i, turn + 1000));
+      plainMs.push(performance.now() - start);
+
+      await recorder.beginTurn();
+      await recorder.onMessage({ role: 'user', content: `turn ${turn}: edit every file` });
+      const [syncMsBefore, syncsBefore] = [disk.syncMs, disk.syncs];
+      start = performance.now();
+      for (let i = 0; i < FILES; i++) await wrapped.writeFile(files[i]!, content(i, turn));
+      checkpointedMs.push(performance.now() - start);
+      start = performance.now();
+      await recorder.endTurn(); // the turn's result hashes in one transaction, and the size-bound check
+      endTurnMs.push(performance.now() - start);
+      syncMs.push(disk.syncMs - syncMsBefore);
+      syncs.push(disk.syncs - syncsBefore);
+      await store.flush();
+      const next = statSync(dbFile).size;
+      growth.push(next - size);
+      size = next;
+    }
+    // run_command: the listing before and after a command that changes nothing, in a workspace of 500 files.
+    for (let i = 0; i < 480; i++) writeFileSync(path.join(ws, `small${i}.ts`), content(i + 100, 0).slice(0, 2000));
+    const commandMs: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const start = performance.now();
+      await wrapped.checkpointCommand([ws], async () => undefined);
+      commandMs.push(performance.now() - start);
+    }
+    await recorder.settle();
+    await store.close();
+
+    // Recording = the checkpointed writes minus the same writes without checkpoints, plus the end of the turn.
+    const overhead = checkpointedMs.map((ms, i) => ms - plainMs[i]! + endTurnMs[i]!);
+    const cpu = overhead.map((ms, i) => ms - syncMs[i]!);
+    const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+    console.log(`checkpoints: ${TURNS} turns, each editing ${FILES} files of ${SIZE / 1024} KB (${kb(FILES * SIZE)} of edits per turn)`);
+    console.log(`  20 writes, plain file system        median ${median(plainMs).toFixed(1)} ms`);
+    console.log(`  20 writes, checkpointed              median ${median(checkpointedMs).toFixed(1)} ms`);
+    console.log(`  recording the checkpoints (the difference)  median ${median(overhead).toFixed(1)} ms, max ${Math.max(...overhead).toFixed(1)} ms  (target < ${TARGET_MS} ms)`);
+    console.log(`    of which the disk's fsyncs          median ${median(syncMs).toFixed(1)} ms (${median(syncs)} fsyncs: one per file before its edit, one at the end of the turn)`);
+    console.log(`    of which ours (read, copy, hash, SQL)  median ${median(cpu).toFixed(1)} ms`);
+    console.log(`  end of turn (results, size bound)    median ${median(endTurnMs).toFixed(1)} ms`);
+    console.log(`  database growth per turn             median ${kb(median(growth))} (file ${kb(size)} after ${TURNS} turns)`);
+    console.log(`  run_command around a no-op command, 500 files: first ${commandMs[0]!.toFixed(1)} ms (reads them), then median ${median(commandMs.slice(1)).toFixed(1)} ms`);
+    if (STRICT && median(cpu) >= TARGET_MS) {
+      console.error(`checkpoints: recording took ${median(overhead).toFixed(1)} ms per turn, over the ${TARGET_MS} ms target`);
+      process.exit(1);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
