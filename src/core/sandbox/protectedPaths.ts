@@ -4,11 +4,14 @@
 // The missing ones whose mere creation makes something run or steers the agent (HELD_WHEN_MISSING, and the
 // user's own patterns) cannot be created either: the runner puts an empty read-only stand-in there for the
 // command's lifetime, else `mkdir .vscode && echo … > .vscode/tasks.json` would get through. Each stand-in costs
-// about a millisecond and shows in the file tree while the command runs, so the other missing ones, which act
-// only once someone pushes, opens a container or installs a hook, are left to the approval gate.
-// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), nested
-// copies deeper in the tree (the approval gate still asks for the writes it can see), and a sensitive name that
-// is a dangling symbolic link.
+// about a millisecond and shows in the file tree while the command runs, so only the names that act without
+// anyone choosing to (git, the editor, direnv, dev containers, hooks, CI, MCP servers) are held; a sensitive file
+// with another name or a glob name ("*.code-workspace") created at the top is removed after the command
+// (createdProtectedFiles). Nested repositories' .git folders (a few levels down) stay read-only, and so do the
+// files the host names (the MCP configuration it was started with) wherever they are in a writable folder.
+// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), other nested
+// copies deeper in the tree (the approval gate still asks for the writes it can see), a new nested repository
+// (`git init sub` is ordinary work), and a sensitive name that is a dangling symbolic link.
 import * as path from 'node:path';
 import type { FileSystemPort, ProtectedPath } from '../ports';
 import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../workspace/sensitivePaths';
@@ -28,7 +31,30 @@ const GLOB_CHARS = /[*?[\]{}()!+@]/;
  * Top-level names held even while missing: a git repository (its config can make git run commands), editor
  * tasks and settings, this agent's rules, and package-manager settings that choose the code npm or yarn runs.
  */
-export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set(['.git', '.vscode', 'AGENTS.md', '.localharness', '.npmrc', '.yarnrc', '.yarnrc.yml']);
+export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set([
+  '.git',
+  '.vscode',
+  'AGENTS.md',
+  '.localharness',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.envrc',
+  '.devcontainer',
+  '.devcontainer.json',
+  '.husky',
+  '.mcp.json',
+  '.github',
+  '.gitlab-ci.yml',
+  '.circleci',
+  '.buildkite',
+]);
+
+/** How deep nested repositories are looked for, and how many folders at most (a big tree must not slow every command). */
+const NESTED_GIT_DEPTH = 3;
+const NESTED_GIT_FOLDERS = 400;
+/** Folders never searched for nested repositories: dependencies and build output. */
+const NOT_SEARCHED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'target', 'vendor', '.venv', 'venv', '__pycache__', '.cache', '.next']);
 
 /** "/.vscode/**" → [".vscode"], folder; "AGENTS.md" → ["AGENTS.md"]; "*.code-workspace" → undefined (matched by listing). */
 export function literalOf(pattern: string): Literal | undefined {
@@ -59,6 +85,8 @@ export interface ProtectedPathsInput {
   extraPatterns?: readonly string[];
   /** Paths a sensitive-write dialog allowed for this command: what contains them stays writable. */
   granted?: readonly string[];
+  /** Files the host protects wherever they are (real paths: the MCP configuration it started with). */
+  files?: readonly string[];
 }
 
 export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
@@ -68,6 +96,8 @@ export async function protectedPaths(input: ProtectedPathsInput): Promise<Protec
   const perFolder = await Promise.all([
     ...input.folders.map((folder) => protectedIn(folder, literals, input)),
     ...(input.otherFolders ?? []).map((folder) => protectedIn(folder, unheld, input)),
+    ...input.folders.map((folder) => nestedRepositories(folder, input.fs)),
+    hostFiles(input),
   ]);
   const all = perFolder.flat();
   // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
@@ -124,6 +154,47 @@ async function protectLiteral(folder: string, literal: Literal, fs: FileSystemPo
     current = next;
   }
   return undefined;
+}
+
+/** The .git of repositories inside the folder (not the folder's own), a few levels down. */
+async function nestedRepositories(folder: string, fs: FileSystemPort): Promise<ProtectedPath[]> {
+  const found: ProtectedPath[] = [];
+  let level = [folder];
+  let visited = 0;
+  for (let depth = 1; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (++visited > NESTED_GIT_FOLDERS) return found;
+      const entries = await fs.readDirectory(dir).catch(() => []);
+      for (const e of entries) {
+        if (e.kind !== 'directory' || NOT_SEARCHED.has(e.name)) continue;
+        const sub = path.join(dir, e.name);
+        const git = await fs.lstat(path.join(sub, '.git')).catch(() => undefined);
+        // A submodule's .git is a file naming a folder under the outer .git, which is protected already.
+        if (git && (git.kind === 'directory' || git.kind === 'file')) found.push({ path: path.join(sub, '.git'), exists: true, kind: git.kind });
+        next.push(sub);
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/** The host's own files inside a writable folder (outside one, they are read-only already). */
+async function hostFiles(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const writable = [...input.folders, ...(input.otherFolders ?? [])];
+  const out: ProtectedPath[] = [];
+  for (const file of input.files ?? []) {
+    if (!writable.some((w) => isInside(w, file))) continue;
+    const stat = await input.fs.lstat(file).catch(() => undefined);
+    // A missing one cannot be created either (an empty stand-in); a link is protected where it leads.
+    if (!stat) {
+      // A stand-in needs its folder (bubblewrap would make the missing ones, and they would stay).
+      if (await input.fs.lstat(path.dirname(file)).catch(() => undefined)) out.push({ path: file, exists: false, kind: 'file' });
+    } else if (stat.kind === 'directory') out.push({ path: file, exists: true, kind: 'directory' });
+    else if (stat.kind !== 'symlink' || (await resolves(file, input.fs))) out.push({ path: file, exists: true, kind: 'file' });
+  }
+  return out;
 }
 
 async function resolves(abs: string, fs: FileSystemPort): Promise<boolean> {

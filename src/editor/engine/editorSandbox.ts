@@ -8,6 +8,7 @@ export const EDITOR_SANDBOX_HINTS = {
   network:
     'add the command\u2019s prefix to localharness.sandbox.networkCommands (or turn on localharness.sandbox.network) in your user settings, or choose "Allow with network (once)" when the command is asked',
   off: 'choose "Run once without the sandbox" when asked, or set localharness.sandbox.mode to "auto" or "off" in your user settings',
+  limits: 'raise localharness.sandbox.maxProcesses, maxFileSizeMB or maxMemoryMB in your user settings (0: no limit)',
 };
 
 export interface EditorSandboxDeps {
