@@ -83,7 +83,7 @@ export function describeBlocks(blocks: readonly SandboxBlock[], limits: SandboxL
         case 'socket':
           return `a network connection to a unix socket (${b.evidence}): no socket of the host (docker, tmux, ssh-agent, the editor) is reachable`;
         case 'limit':
-          return `${describeLimit(b.limit ?? 'maxMemoryMB', limits)} was reached (${b.evidence})`;
+          return `a process over ${describeLimit(b.limit ?? 'maxMemoryMB', limits)} (${b.evidence})`;
       }
     })
     .join('; ');
