@@ -11,6 +11,7 @@ import { bwrapArgs } from './bwrapArgs';
 import { seatbeltProfile } from './seatbeltProfile';
 import { commandFilter } from './seccompFilter';
 import { limitArgs, limitSupport, type LimitSupport } from './commandLimits';
+import { JOIN_CGROUP, makePidsCgroup } from './pidsCgroup';
 import { shellQuote } from '../../shared/shellQuote';
 
 export { shellQuote };
@@ -97,12 +98,17 @@ export class SandboxLauncher {
       return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }, release };
     }
     const fd = state.seccomp ? openSync(state.seccomp, 'r') : undefined;
-    const args = bwrapArgs(policy, this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), cwd);
+    const args = [...bwrapArgs(policy, this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), cwd), ...this.limits(policy), '/bin/sh', '-c', command];
+    // Root's process limit: bubblewrap starts inside a pids cgroup of its own.
+    const cgroupRoot = this.limitSupport().cgroupRoot;
+    const cgroup = cgroupRoot && policy.limits && policy.limits.maxProcesses > 0 ? makePidsCgroup(cgroupRoot, policy.limits.maxProcesses) : undefined;
     const done = () => {
       if (fd !== undefined) closeSync(fd);
+      cgroup?.remove();
       release();
     };
-    return { file: binary, args: [...args, ...this.limits(policy), '/bin/sh', '-c', command], ...(fd !== undefined && { fds: [fd] }), release: once(done) };
+    const started = cgroup ? { file: '/bin/sh', args: ['-c', JOIN_CGROUP, 'sh', cgroup.dir, binary, ...args] } : { file: binary, args };
+    return { ...started, ...(fd !== undefined && { fds: [fd] }), release: once(done) };
   }
 
   /** For a terminal: `bwrap --args 3 /bin/sh -c '…' 3<'policy file'`, so the line shows the command, not 40 binds. */
