@@ -34,6 +34,8 @@ const PYTHON_EPERM = /PermissionError: \[Errno 1\] Operation not permitted/;
 const STAND_IN_BLOCKED = /file exists|\bEEXIST\b|not a directory|\bENOTDIR\b|is a directory|\bEISDIR\b/i;
 /** mkdir of a folder under a held name whose parts do not exist (the stand-in is empty and read-only). */
 const MISSING = /no such file or directory|\bENOENT\b/i;
+/** …or under a protected folder: said only where something was being made, not read. */
+const CREATING = /mkdir|cannot create|cannot touch/i;
 
 const LIMITS: Array<[keyof SandboxLimits, RegExp]> = [
   ['maxFileSizeMB', /file size limit exceeded|\bEFBIG\b|file too large/i],
@@ -52,7 +54,7 @@ export function sandboxBlocks(output: string, policy: SandboxPolicy, end?: Comma
   // creating something deeper in it fails with "no such file" as its parts are not there.
   const standIns = policy.readOnly.filter((p) => !p.exists).map((p) => p.path.split(/[\\/]/).pop()!);
   const heldName = (line: string) => standIns.some((name) => line.includes(name));
-  const write = lines.find((l) => WRITE_BLOCKED.test(l) || (STAND_IN_BLOCKED.test(l) && heldName(l)) || (MISSING.test(l) && heldName(l)));
+  const write = lines.find((l) => WRITE_BLOCKED.test(l) || (STAND_IN_BLOCKED.test(l) && heldName(l)) || (MISSING.test(l) && (heldName(l) || (CREATING.test(l) && names_(l)))));
   if (write !== undefined) blocks.push({ kind: 'write', evidence: shorten(write), ...((names_(write) || heldName(write)) && { protected: true as const }) });
   const socket = lines.find((l) => SOCKET_BLOCKED.test(l)) ?? (/\bsocket/.test(output) ? lines.find((l) => PYTHON_EPERM.test(l)) : undefined);
   if (socket !== undefined) blocks.push({ kind: 'socket', evidence: shorten(socket) });
