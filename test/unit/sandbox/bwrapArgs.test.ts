@@ -87,7 +87,28 @@ test('the Seatbelt profile: writes denied, then allowed in the workspace and tem
   // The last matching rule wins: the denials come after the allowance.
   assert.equal(lines[4], '(deny file-write* (subpath "/w/app/.vscode") (subpath "/w/app/.git") (subpath "/w/app/AGENTS.md"))');
   assert.equal(lines[5], '(deny network*)');
-  assert.doesNotMatch(seatbeltProfile({ ...POLICY, network: true }, '/t'), /network/);
+  // With the network only unix sockets stay denied (issue 28; the test below).
+  assert.doesNotMatch(seatbeltProfile({ ...POLICY, network: true }, '/t'), /\(deny network\*\)/);
+});
+
+test('the Seatbelt profile (issue 28): glob-named protected files cannot be made; with the network, no host unix socket but the resolver', () => {
+  const profile = seatbeltProfile({ ...POLICY, writable: ['/w/my.app'], network: true }, '/t/sbx/tmp');
+  const lines = profile.trim().split('\n');
+  // A new *.code-workspace at the top of the folder is refused (a pattern, so no stand-in is needed); the dot is literal.
+  assert.ok(lines.includes('(deny file-write* (regex #"^/w/my\\.app/[^/]*\\.code-workspace$"))'), profile);
+  // Missing protected paths are denied by name, whether or not they exist.
+  assert.ok(lines.includes('(deny file-write* (subpath "/w/app/.vscode") (subpath "/w/app/.git") (subpath "/w/app/AGENTS.md"))'));
+  // Unix sockets: all refused, then the resolver's allowed again (the last matching rule wins).
+  const deny = lines.indexOf('(deny network-outbound (remote unix-socket))');
+  const resolver = lines.indexOf('(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))');
+  assert.ok(deny > 0 && resolver > deny, profile);
+  assert.doesNotMatch(profile, /\(deny network\*\)/);
+  // Without network: everything network is denied, unix sockets and the resolver included.
+  const offline = seatbeltProfile(POLICY, '/t/sbx/tmp');
+  assert.match(offline, /^\(deny network\*\)$/m);
+  assert.doesNotMatch(offline, /mDNSResponder/);
+  // A folder name with a quote cannot end the regex literal early.
+  assert.match(seatbeltProfile({ ...POLICY, writable: ['/w/a"b'] }, '/t'), /\(regex #"\^\/w\/a\\"b\/\[\^\/\]\*\\\.code-workspace\$"\)/);
 });
 
 test('shell quoting for the terminal line survives quotes, spaces and $', () => {
