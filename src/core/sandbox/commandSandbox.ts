@@ -106,7 +106,7 @@ export class CommandSandbox implements CommandSandboxPort {
   async sweep(policy: SandboxPolicy, fs: FileSystemPort): Promise<string[]> {
     const made = this.made.get(policy);
     if (!made) return [];
-    return removeCreatedProtected({ policy, folders: made.folders, granted: made.granted, sensitive: this.sensitivePaths(made.extra), fs });
+    return removeCreatedProtected({ policy, folders: made.folders, granted: made.granted, sensitive: this.sensitivePaths(made.extra), extraPatterns: made.extra, fs });
   }
 
   /** The runner's answer; the first "unavailable" while the sandbox is wanted is told once. */

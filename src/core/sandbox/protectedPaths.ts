@@ -5,10 +5,12 @@
 // user's own patterns) cannot be created either: the runner puts an empty read-only stand-in there for the
 // command's lifetime, else `mkdir .vscode && echo … > .vscode/tasks.json` would get through. Each stand-in costs
 // about a millisecond and shows in the file tree while the command runs, so only the names that act without
-// anyone choosing to (git, the editor, direnv, dev containers, hooks, CI, MCP servers) are held; a sensitive file
-// with another name or a glob name ("*.code-workspace") created at the top is removed after the command
-// (createdProtectedFiles). Nested repositories' .git folders (a few levels down) stay read-only, and so do the
-// files the host names (the MCP configuration it was started with) wherever they are in a writable folder.
+// anyone choosing to (git, the editor, agent rules, package-manager settings, MCP servers) are held. The others
+// (direnv, dev containers, husky, CI, "*.code-workspace"…) act only once someone outside the sandbox does
+// something (allows, reopens, commits, pushes), which no command can do (.git stays read-only): what a command
+// made of them is removed right after it (createdProtected.ts). Nested repositories' .git folders (two levels
+// down) stay read-only, and so do the files the host names (the MCP configuration it was started with) wherever
+// they are in a writable folder.
 // Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), other nested
 // copies deeper in the tree (the approval gate still asks for the writes it can see), a new nested repository
 // (`git init sub` is ordinary work), and a sensitive name that is a dangling symbolic link.
@@ -39,20 +41,12 @@ export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set([
   '.npmrc',
   '.yarnrc',
   '.yarnrc.yml',
-  '.envrc',
-  '.devcontainer',
-  '.devcontainer.json',
-  '.husky',
   '.mcp.json',
-  '.github',
-  '.gitlab-ci.yml',
-  '.circleci',
-  '.buildkite',
 ]);
 
 /** How deep nested repositories are looked for, and how many folders at most (a big tree must not slow every command). */
-const NESTED_GIT_DEPTH = 3;
-const NESTED_GIT_FOLDERS = 400;
+const NESTED_GIT_DEPTH = 2;
+const NESTED_GIT_FOLDERS = 150;
 /** Folders never searched for nested repositories: dependencies and build output. */
 const NOT_SEARCHED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'target', 'vendor', '.venv', 'venv', '__pycache__', '.cache', '.next']);
 
@@ -87,17 +81,20 @@ export interface ProtectedPathsInput {
   granted?: readonly string[];
   /** Files the host protects wherever they are (real paths: the MCP configuration it started with). */
   files?: readonly string[];
+  /** After a command: only the sensitive paths that exist now (none held, no nested repositories or host files). */
+  existingOnly?: boolean;
 }
 
 export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
   const extra = (input.extraPatterns ?? []).map(literalOf).filter((l): l is Literal => l !== undefined);
   const literals = [...DEFAULT_LITERALS, ...extra.map((l) => ({ ...l, hold: true }))];
   const unheld = literals.map((l) => ({ ...l, hold: false }));
+  const existingOnly = input.existingOnly === true;
   const perFolder = await Promise.all([
-    ...input.folders.map((folder) => protectedIn(folder, literals, input)),
+    ...input.folders.map((folder) => protectedIn(folder, existingOnly ? unheld : literals, input)),
     ...(input.otherFolders ?? []).map((folder) => protectedIn(folder, unheld, input)),
-    ...input.folders.map((folder) => nestedRepositories(folder, input.fs)),
-    hostFiles(input),
+    ...(existingOnly ? [] : input.folders.map((folder) => nestedRepositories(folder, input.fs))),
+    existingOnly ? [] : hostFiles(input),
   ]);
   const all = perFolder.flat();
   // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
@@ -162,20 +159,24 @@ async function nestedRepositories(folder: string, fs: FileSystemPort): Promise<P
   let level = [folder];
   let visited = 0;
   for (let depth = 1; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
+    const dirs = level.slice(0, Math.max(0, NESTED_GIT_FOLDERS - visited));
+    visited += dirs.length;
+    // One level at a time, its folders listed together: each listing shows the sub-folders and their .git at once.
+    const listed = await Promise.all(dirs.map(async (dir) => ({ dir, entries: await fs.readDirectory(dir).catch(() => []) })));
     const next: string[] = [];
-    for (const dir of level) {
-      if (++visited > NESTED_GIT_FOLDERS) return found;
-      const entries = await fs.readDirectory(dir).catch(() => []);
-      for (const e of entries) {
-        if (e.kind !== 'directory' || NOT_SEARCHED.has(e.name)) continue;
-        const sub = path.join(dir, e.name);
-        const git = await fs.lstat(path.join(sub, '.git')).catch(() => undefined);
-        // A submodule's .git is a file naming a folder under the outer .git, which is protected already.
-        if (git && (git.kind === 'directory' || git.kind === 'file')) found.push({ path: path.join(sub, '.git'), exists: true, kind: git.kind });
-        next.push(sub);
-      }
+    for (const { dir, entries } of listed) {
+      const git = dir === folder ? undefined : entries.find((e) => e.name === '.git');
+      // A submodule's .git is a file naming a folder under the outer .git, which is protected already.
+      if (git && (git.kind === 'directory' || git.kind === 'file')) found.push({ path: path.join(dir, '.git'), exists: true, kind: git.kind });
+      for (const e of entries) if (e.kind === 'directory' && !NOT_SEARCHED.has(e.name)) next.push(path.join(dir, e.name));
     }
     level = next;
+  }
+  // The last level's folders were not listed: look for their .git directly.
+  const last = level.slice(0, Math.max(0, NESTED_GIT_FOLDERS - visited));
+  const gits = await Promise.all(last.map(async (dir) => ({ dir, stat: await fs.lstat(path.join(dir, '.git')).catch(() => undefined) })));
+  for (const { dir, stat } of gits) {
+    if (stat && (stat.kind === 'directory' || stat.kind === 'file')) found.push({ path: path.join(dir, '.git'), exists: true, kind: stat.kind });
   }
   return found;
 }

@@ -4,7 +4,7 @@
 // the limit is left out and said so. The command joins the cgroup before bubblewrap starts (a one-line shell
 // writes its own PID to cgroup.procs, then execs), so every process it ever starts is counted; the sandbox's file
 // system keeps /sys read-only and the command has no capability to leave.
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdir, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where cgroups for commands are made, or why not. */
@@ -69,10 +69,15 @@ export function makePidsCgroup(root: string, max: number): PidsCgroup | undefine
   return { dir, remove: () => removeWhenEmpty(dir, 10) };
 }
 
-/** The last processes of a command may still be exiting when it is released: try again a few times (about 1 s). */
+/**
+ * Off the command's path (a cgroup's removal takes milliseconds); its last processes may still be exiting, so it
+ * is tried again a few times (about 1 s).
+ */
 function removeWhenEmpty(dir: string, tries: number): void {
-  if (tryRmdir(dir) || tries <= 0) return;
-  setTimeout(() => removeWhenEmpty(dir, tries - 1), 100);
+  rmdir(dir, (err) => {
+    if (!err || err.code === 'ENOENT' || tries <= 0) return;
+    setTimeout(() => removeWhenEmpty(dir, tries - 1), 100);
+  });
 }
 
 /** Cgroups a process that ended before it could remove them left behind. */

@@ -39,7 +39,7 @@ test('the process limit as an rlimit: from Linux 5.14 for users; older kernels c
   assert.ok(root.cgroupRoot !== undefined || /does not apply the process limit to root, and /.test(root.reason ?? ''), JSON.stringify(root));
 });
 
-test('root\u2019s pids cgroup: found from /proc/self/cgroup (v1 pids line or v2), made with pids.max, removed; none where it cannot be made', () => {
+test('root\u2019s pids cgroup: found from /proc/self/cgroup (v1 pids line or v2), made with pids.max, removed; none where it cannot be made', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lh-cgroup-'));
   try {
     // A stand-in for the cgroup file system: an ordinary folder accepts the probe and pids.max.
@@ -52,6 +52,7 @@ test('root\u2019s pids cgroup: found from /proc/self/cgroup (v1 pids line or v2)
     assert.equal(readFileSync(path.join(cgroup.dir, 'pids.max'), 'utf8'), '64');
     rmSync(path.join(cgroup.dir, 'pids.max'));
     cgroup.remove();
+    await new Promise((r) => setTimeout(r, 50));
     assert.equal(existsSync(cgroup.dir), false);
     const v2 = path.join(dir, 'cgroup-v2');
     writeFileSync(v2, '0::/\n');

