@@ -99,9 +99,7 @@ export class SandboxLauncher {
     }
     const fd = state.seccomp ? openSync(state.seccomp, 'r') : undefined;
     const args = [...bwrapArgs(policy, this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), cwd), ...this.limits(policy), '/bin/sh', '-c', command];
-    // Root's process limit: bubblewrap starts inside a pids cgroup of its own.
-    const cgroupRoot = this.limitSupport().cgroupRoot;
-    const cgroup = cgroupRoot && policy.limits && policy.limits.maxProcesses > 0 ? makePidsCgroup(cgroupRoot, policy.limits.maxProcesses) : undefined;
+    const cgroup = this.cgroupFor(policy);
     const done = () => {
       if (fd !== undefined) closeSync(fd);
       cgroup?.remove();
@@ -126,16 +124,28 @@ export class SandboxLauncher {
     const filter = state.seccomp;
     const args = bwrapArgs(policy, this.bwrapPaths(policy, state, filter ? 4 : undefined), cwd);
     writeFileSync(file, args.map((a) => a + '\0').join(''), { mode: 0o600 });
-    const release = this.hold(policy.readOnly, file);
+    const held = this.hold(policy.readOnly, file);
     const seccomp = filter ? ` 4<${shellQuote(filter)}` : '';
     const limits = this.limits(policy).map((a) => shellQuote(a) + ' ').join('');
-    return { line: `${shellQuote(binary)} --args 3 ${limits}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
+    const cgroup = this.cgroupFor(policy);
+    const join = cgroup ? `/bin/sh -c ${shellQuote(JOIN_CGROUP)} sh ${shellQuote(cgroup.dir)} ` : '';
+    const release = once(() => {
+      cgroup?.remove();
+      held();
+    });
+    return { line: `${join}${shellQuote(binary)} --args 3 ${limits}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
   }
 
   /** Whether the limits apply here, and which not (said in the README and by `doctor`). */
   limitSupport(): LimitSupport {
     this.limitCache ??= limitSupport(this.options.env ?? process.env);
     return this.limitCache;
+  }
+
+  /** Root's process limit: bubblewrap starts inside a pids cgroup of its own (pidsCgroup.ts). */
+  private cgroupFor(policy: SandboxPolicy) {
+    const root = this.limitSupport().cgroupRoot;
+    return root && policy.limits && policy.limits.maxProcesses > 0 ? makePidsCgroup(root, policy.limits.maxProcesses) : undefined;
   }
 
   private limits(policy: SandboxPolicy): string[] {
