@@ -286,3 +286,33 @@ test('io_uring works outside the sandbox here, so its refusal inside is the filt
   // Where the kernel turned io_uring off (kernel.io_uring_disabled), EPERM/ENOSYS here too: nothing to compare.
   assert.ok(fd! >= 0 || errno === 1 || errno === 38, r.stdout + r.stderr);
 });
+
+// A retrying client inside the sandbox: refused once (its own server was not up yet), then connected. Succeeded.
+const RETRIED = `node -e "const net = require('net'); net.connect(4567, '127.0.0.1').on('error', (e) => { console.log(e.message); net.createServer((s) => s.end('hi')).listen(4567, '127.0.0.1', () => net.connect(4567, '127.0.0.1').on('data', (d) => { console.log('got', String(d)); process.exit(0) })) })"`;
+
+for (const wire of WIRE_FORMATS) {
+  test(`with the network allowed, a host unix socket stays out of reach; a connection that succeeded gets no note (${wire.name})`, { skip: isRoot ? false : 'runs as root here' }, async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'lh-attack-net-'));
+    const ws = path.join(root, 'ws');
+    mkdirSync(ws);
+    const daemon = await listenUnix(path.join(root, 'daemon.sock'));
+    const unix = `node -e "require('net').connect('${path.join(root, 'daemon.sock')}').on('connect', function () { console.log('connected'), process.exit(0) }).on('error', function (e) { console.log(e.message), process.exit(1) })"`;
+    const server = await wire.start(commandRunner([unix, RETRIED]), `attacks-net-${wire.name}`);
+    try {
+      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--allow-network-for', 'node -e "require', '--json', 'connect'], { cwd: ws, timeoutMs: 60_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const [socket, retried] = commandResults(run);
+      assert.equal(socket!.ok, false, socket!.content);
+      assert.match(socket!.content, /^connect EPERM .*daemon\.sock$/m);
+      assert.match(socket!.content, /It blocked a network connection to a unix socket/);
+      assert.equal(daemon.connections(), 0);
+      assert.equal(retried!.ok, true, retried!.content);
+      assert.match(retried!.content, /ECONNREFUSED[\s\S]*got hi/);
+      assert.doesNotMatch(retried!.content, /Sandbox:/);
+    } finally {
+      await server.close();
+      await daemon.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+}
