@@ -26,6 +26,7 @@ export function createCliSandbox(settings: SandboxSettings, onNotice: (message: 
     support: () => launcher?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' },
     hints: CLI_SANDBOX_HINTS,
     protectedFiles: () => protectedFiles,
+    limitsMissing: () => launcher?.limitSupport().reason,
     onNotice,
   });
   // Only what costs nothing now (is bwrap there at all?); trying it waits for the first command.

@@ -20,6 +20,8 @@ export interface CommandSandboxOptions {
   extraPatterns?: () => readonly string[];
   /** Files the host protects wherever they are: the MCP configuration it was started with. */
   protectedFiles?: () => readonly string[];
+  /** Which limits the runner cannot apply here, and why (told once, with the first command that has limits). */
+  limitsMissing?: () => string | undefined;
   hints: SandboxHints;
   /** Told once, the first time it turns out commands will not be confined (see notice()). */
   onNotice?: (message: string) => void;
@@ -28,6 +30,7 @@ export interface CommandSandboxOptions {
 export class CommandSandbox implements CommandSandboxPort {
   private readonly sensitivePaths = sensitivePathsCache();
   private told = false;
+  private toldLimits = false;
   /** What sweep() needs of each policy it made. */
   private readonly made = new WeakMap<SandboxPolicy, { folders: string[]; granted: string[]; extra: readonly string[] }>();
 
@@ -97,6 +100,11 @@ export class CommandSandbox implements CommandSandboxPort {
       files,
     });
     const limits = this.settings().limits ?? DEFAULT_SANDBOX_LIMITS;
+    if (!this.toldLimits && Object.values(limits).some((v) => v > 0)) {
+      this.toldLimits = true;
+      const missing = this.options.limitsMissing?.();
+      if (missing) this.options.onNotice?.(`Sandbox limits: ${missing}.`);
+    }
     const policy: SandboxPolicy = { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command), limits };
     this.made.set(policy, { folders, granted, extra });
     return policy;

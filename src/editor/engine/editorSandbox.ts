@@ -14,7 +14,7 @@ export const EDITOR_SANDBOX_HINTS = {
 export interface EditorSandboxDeps {
   settings: () => SandboxSettings;
   /** The chat's sandbox launcher (the terminal runner and its fallback launch through it). */
-  launcher: Pick<SandboxLauncher, 'support'>;
+  launcher: Pick<SandboxLauncher, 'support' | 'limitSupport'>;
   extraPatterns: () => readonly string[];
   /** The notice when commands cannot be confined (the chat and the log). */
   notice: (message: string) => void;
@@ -25,6 +25,7 @@ export function createEditorSandbox(deps: EditorSandboxDeps): CommandSandbox {
     settings: deps.settings,
     support: () => deps.launcher.support(),
     extraPatterns: deps.extraPatterns,
+    limitsMissing: () => deps.launcher.limitSupport().reason,
     hints: EDITOR_SANDBOX_HINTS,
     onNotice: deps.notice,
   });

@@ -138,6 +138,7 @@ export class SandboxLauncher {
 
   /** Whether the limits apply here, and which not (said in the README and by `doctor`). */
   limitSupport(): LimitSupport {
+    if (this.platform !== 'linux') return { processes: false, reason: `commands run without process, file size and memory limits on ${this.platform === 'darwin' ? 'macOS' : this.platform}` };
     this.limitCache ??= limitSupport(this.options.env ?? process.env);
     return this.limitCache;
   }

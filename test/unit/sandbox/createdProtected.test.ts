@@ -42,3 +42,30 @@ test('sweep: new *.code-workspace, CI, dev container and direnv files go; old on
     rmSync(ws, { recursive: true, force: true });
   }
 });
+
+test('limits the runner cannot apply here are told once, with the first command that has limits', async () => {
+  const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'lh-limits-')));
+  try {
+    const fs = new NodeFileSystem();
+    const roots = new WorkspaceRoots([{ name: 'ws', path: ws }], fs);
+    const notices: string[] = [];
+    const make = (limits = DEFAULT_SANDBOX_SETTINGS.limits) =>
+      new CommandSandbox({
+        settings: () => ({ ...DEFAULT_SANDBOX_SETTINGS, ...(limits && { limits }) }),
+        support: () => ({ available: true, kind: 'bubblewrap' }),
+        hints: { network: '', off: '' },
+        limitsMissing: () => 'the kernel does not apply the process limit to root, and no pids cgroup can be made here',
+        onNotice: (m) => notices.push(m),
+      });
+    const sandbox = make();
+    const policy = await sandbox.policy('true', roots, fs);
+    assert.deepEqual(policy.limits, { maxProcesses: 1024, maxFileSizeMB: 1024, maxMemoryMB: 4096 });
+    await sandbox.policy('true', roots, fs);
+    assert.deepEqual(notices, ['Sandbox limits: the kernel does not apply the process limit to root, and no pids cgroup can be made here.']);
+    // Every limit turned off: nothing to tell.
+    await make({ maxProcesses: 0, maxFileSizeMB: 0, maxMemoryMB: 0 }).policy('true', roots, fs);
+    assert.equal(notices.length, 1);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
