@@ -136,7 +136,7 @@ export class SandboxLauncher {
     return { line: `${join}${shellQuote(binary)} --args 3 ${limits}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
   }
 
-  /** Whether the limits apply here, and which not (said in the README and by `doctor`). */
+  /** Whether the limits apply here, and which not (told once as a notice with the first command; see the README). */
   limitSupport(): LimitSupport {
     if (this.platform !== 'linux') return { processes: false, reason: `commands run without process, file size and memory limits on ${this.platform === 'darwin' ? 'macOS' : this.platform}` };
     this.limitCache ??= limitSupport(this.options.env ?? process.env);
