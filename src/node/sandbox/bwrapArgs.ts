@@ -25,6 +25,8 @@ export interface BwrapPaths {
   seccompFd?: number;
   /** bubblewrap can forbid new user namespaces itself (0.8 and later). */
   disableUserns?: boolean;
+  /** Root's pids cgroup: its cgroup.procs, bound writable so the command can join it (pidsCgroup.ts). */
+  cgroupProcs?: string;
   /** More environment inside (package caches sent to the temporary folder). */
   env?: Readonly<Record<string, string>>;
 }
@@ -41,6 +43,7 @@ export function bwrapArgs(policy: SandboxPolicy, paths: BwrapPaths, cwd: string)
   // Outer folders first: a nested one is bound again on top of its parent.
   const writable = [...new Set([...policy.writable, paths.tmp])].sort((a, b) => a.length - b.length);
   for (const dir of writable) args.push('--bind', dir, dir);
+  if (paths.cgroupProcs) args.push('--bind', paths.cgroupProcs, paths.cgroupProcs);
   const readOnly = [...policy.readOnly].sort((a, b) => a.path.length - b.path.length);
   for (const p of readOnly) {
     const source = p.exists ? p.path : p.kind === 'directory' ? paths.emptyDir : paths.emptyFile;

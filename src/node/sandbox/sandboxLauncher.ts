@@ -11,7 +11,7 @@ import { bwrapArgs } from './bwrapArgs';
 import { seatbeltProfile } from './seatbeltProfile';
 import { commandFilter } from './seccompFilter';
 import { limitArgs, limitSupport, type LimitSupport } from './commandLimits';
-import { JOIN_CGROUP, makePidsCgroup } from './pidsCgroup';
+import { JOIN_CGROUP, makePidsCgroup, type PidsCgroup } from './pidsCgroup';
 import { shellQuote } from '../../shared/shellQuote';
 
 export { shellQuote };
@@ -98,15 +98,15 @@ export class SandboxLauncher {
       return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }, release };
     }
     const fd = state.seccomp ? openSync(state.seccomp, 'r') : undefined;
-    const args = [...bwrapArgs(policy, this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), cwd), ...this.limits(policy), '/bin/sh', '-c', command];
     const cgroup = this.cgroupFor(policy);
+    const paths = { ...this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), ...(cgroup && { cgroupProcs: cgroup.procs }) };
+    const args = [...bwrapArgs(policy, paths, cwd), ...this.inside(policy, cgroup), '/bin/sh', '-c', command];
     const done = () => {
       if (fd !== undefined) closeSync(fd);
       cgroup?.remove();
       release();
     };
-    const started = cgroup ? { file: '/bin/sh', args: ['-c', JOIN_CGROUP, 'sh', cgroup.dir, binary, ...args] } : { file: binary, args };
-    return { ...started, ...(fd !== undefined && { fds: [fd] }), release: once(done) };
+    return { file: binary, args, ...(fd !== undefined && { fds: [fd] }), release: once(done) };
   }
 
   /** For a terminal: `bwrap --args 3 /bin/sh -c '…' 3<'policy file'`, so the line shows the command, not 40 binds. */
@@ -122,18 +122,17 @@ export class SandboxLauncher {
       return { line: `${env.join('')}${shellQuote(binary)} -f ${shellQuote(file)} /bin/sh -c ${shellQuote(command)}`, release };
     }
     const filter = state.seccomp;
-    const args = bwrapArgs(policy, this.bwrapPaths(policy, state, filter ? 4 : undefined), cwd);
+    const cgroup = this.cgroupFor(policy);
+    const args = bwrapArgs(policy, { ...this.bwrapPaths(policy, state, filter ? 4 : undefined), ...(cgroup && { cgroupProcs: cgroup.procs }) }, cwd);
     writeFileSync(file, args.map((a) => a + '\0').join(''), { mode: 0o600 });
     const held = this.hold(policy.readOnly, file);
     const seccomp = filter ? ` 4<${shellQuote(filter)}` : '';
-    const limits = this.limits(policy).map((a) => shellQuote(a) + ' ').join('');
-    const cgroup = this.cgroupFor(policy);
-    const join = cgroup ? `/bin/sh -c ${shellQuote(JOIN_CGROUP)} sh ${shellQuote(cgroup.dir)} ` : '';
+    const inside = this.inside(policy, cgroup).map((a) => shellQuote(a) + ' ').join('');
     const release = once(() => {
       cgroup?.remove();
       held();
     });
-    return { line: `${join}${shellQuote(binary)} --args 3 ${limits}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
+    return { line: `${shellQuote(binary)} --args 3 ${inside}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
   }
 
   /** Whether the limits apply here, and which not (told once as a notice with the first command; see the README). */
@@ -149,8 +148,9 @@ export class SandboxLauncher {
     return root && policy.limits && policy.limits.maxProcesses > 0 ? makePidsCgroup(root, policy.limits.maxProcesses) : undefined;
   }
 
-  private limits(policy: SandboxPolicy): string[] {
-    return limitArgs(policy.limits, this.limitSupport());
+  /** What runs inside the sandbox before the command's shell: joining root's cgroup, then prlimit. */
+  private inside(policy: SandboxPolicy, cgroup: PidsCgroup | undefined): string[] {
+    return [...(cgroup ? ['/bin/sh', '-c', JOIN_CGROUP, cgroup.procs] : []), ...limitArgs(policy.limits, this.limitSupport())];
   }
 
   private bwrapPaths(policy: SandboxPolicy, state: NonNullable<SandboxLauncher['state']>, seccompFd: number | undefined) {

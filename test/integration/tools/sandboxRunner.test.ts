@@ -96,7 +96,7 @@ test('the terminal form keeps the limits: file size, and the process limit (as r
   const forks = `for i in $(seq 1 80); do sleep 2 & done 2>&1 | tail -1`;
   const launch = launcher.shellLine(`head -c 3000000 /dev/zero > big.bin; ${forks}; echo done`, { ...policy(), limits }, ws);
   const processLimit = launcher.limitSupport().processes || launcher.limitSupport().cgroupRoot !== undefined;
-  if (launcher.limitSupport().cgroupRoot) assert.match(launch.line, /^\/bin\/sh -c 'echo \$\$ > "\$1\/cgroup\.procs"[^']*' sh \S+localharness-\d+-\d+ \S*bwrap --args 3 \S*prlimit /);
+  if (launcher.limitSupport().cgroupRoot) assert.match(launch.line, /^\S*bwrap --args 3 \/bin\/sh -c 'echo \$\$ > "\$0"[^']*' \S+localharness-\d+-\d+\/cgroup\.procs \S*prlimit /);
   const shell = spawnSync('bash', ['-c', `cd '${ws}' && ${launch.line}`], { encoding: 'utf8' });
   launch.release();
   assert.match(shell.stdout + shell.stderr, /File size limit exceeded/);

@@ -77,6 +77,11 @@ test('network or not: its own user namespace without capabilities, the agents\' 
   }
   // bubblewrap before 0.8 has no --disable-userns: the filter refuses clone3 instead (below).
   assert.ok(!bwrapArgs(POLICY, PATHS, '/w/app').includes('--disable-userns'));
+  // Root's pids cgroup: only its cgroup.procs is writable inside, so the command can join it and nothing else.
+  const procs = '/sys/fs/cgroup/pids/localharness-1-1/cgroup.procs';
+  const withCgroup = mounts(bwrapArgs(POLICY, { ...PATHS, cgroupProcs: procs }, '/w/app'));
+  assert.ok(withCgroup.includes(`--bind ${procs} ${procs}`));
+  assert.ok(!mounts(bwrapArgs(POLICY, PATHS, '/w/app')).some((m) => m.includes('cgroup')));
 });
 
 test('the Seatbelt profile: writes denied, then allowed in the workspace and temp folder, then denied on protected paths; no network', () => {
