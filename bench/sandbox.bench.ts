@@ -1,8 +1,10 @@
 // What the command sandbox adds to each command: run_command (the real tool, its policy from the real workspace,
 // the real runner) with the sandbox against the same tool without it, A/B alternated in one run. Commands:
 // `true` (the floor: starting a shell) and `echo ok > a.txt`. The sandboxed run includes everything a user pays
-// for: the policy (sensitive paths looked up), bubblewrap with its namespaces, the stand-ins made and removed.
-// Also with the network allowed (no network namespace) to show what that part costs.
+// for: the policy (sensitive paths and nested repositories looked up), bubblewrap with its namespaces (a user
+// namespace without capabilities, the seccomp filter), the stand-ins made and removed, the limits (prlimit; as
+// root a pids cgroup), the sweep for created protected files. Also with the network allowed (no network
+// namespace) and without the limits, to show what those parts cost.
 // Target: under 50 ms added per command. Run: node --import tsx bench/sandbox.bench.ts [--runs 40] [--strict]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +55,8 @@ const variants = {
   plain: context(undefined),
   sandboxed: context(DEFAULT_SANDBOX_SETTINGS),
   'sandboxed, network on': context({ ...DEFAULT_SANDBOX_SETTINGS, network: true }),
+  // Without the process, file size and memory limits (prlimit, and root's pids cgroup): what they cost.
+  'sandboxed, no limits': context({ ...DEFAULT_SANDBOX_SETTINGS, limits: { maxProcesses: 0, maxFileSizeMB: 0, maxMemoryMB: 0 } }),
 };
 
 async function once(ctx: ToolContext, command: string): Promise<number> {

@@ -1,6 +1,7 @@
 // Values of single command-line options: numbers, the kind of server, the retry backoff, the sandbox flags. Each bad
 // value is a usage error.
 import { parseSandboxSettings, type SandboxNames, type SandboxSettings } from '../core/sandbox/sandboxSettings';
+import { parseSandboxLimits, SANDBOX_LIMIT_FLAGS, type SandboxLimits } from '../core/sandbox/sandboxLimits';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './usageError';
@@ -39,6 +40,15 @@ export function sandboxFlags(
     throw new UsageError('--allow-network, --allow-network-for and --sandbox-write apply to sandboxed commands; with --sandbox off every command can do all of it already');
   }
   return settings;
+}
+
+/** --max-processes N, --max-file-size-mb N, --max-memory-mb N (0: no limit); none given: the defaults (no field). */
+export function limitFlags(values: Partial<Record<keyof SandboxLimits, string>>): { limits?: SandboxLimits } {
+  if (Object.values(values).every((v) => v === undefined)) return {};
+  const problems: string[] = [];
+  const limits = parseSandboxLimits(values, problems, SANDBOX_LIMIT_FLAGS);
+  if (problems.length > 0) throw new UsageError(problems[0]!);
+  return { limits };
 }
 
 type FlagValues = Record<string, string | boolean | string[] | undefined>;

@@ -5,7 +5,7 @@ import type { RiskLevel } from '../core/tools/tool';
 import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
 
 import { UsageError } from './usageError';
-import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
+import { firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
@@ -167,6 +167,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'allow-network': { type: 'boolean' },
         'allow-network-for': { type: 'string', multiple: true },
         'sandbox-write': { type: 'string', multiple: true },
+        'max-processes': { type: 'string' },
+        'max-file-size-mb': { type: 'string' },
+        'max-memory-mb': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -224,7 +227,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     approve,
     allowSensitive,
     allowSampling,
-    sandbox: sandboxFlags(values.sandbox, values['allow-network'], values['allow-network-for'], values['sandbox-write'], cwd),
+    sandbox: {
+      ...sandboxFlags(values.sandbox, values['allow-network'], values['allow-network-for'], values['sandbox-write'], cwd),
+      ...limitFlags({ maxProcesses: values['max-processes'], maxFileSizeMB: values['max-file-size-mb'], maxMemoryMB: values['max-memory-mb'] }),
+    },
     json: !!values.json,
     firstByteTimeoutMs: firstByteTimeoutMs(values['first-byte-timeout']),
     fallbackModels: values['fallback-model'] ?? [],
@@ -276,7 +282,7 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'max-processes', 'max-file-size-mb', 'max-memory-mb', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

@@ -9,6 +9,7 @@ import { SandboxLauncher } from '../node/sandbox/sandboxLauncher';
 export const CLI_SANDBOX_HINTS = {
   network: 'run again with --allow-network-for "PREFIX" (commands starting with PREFIX) or --allow-network (every command)',
   off: 'answer "yes" when the terminal asks to run it without the sandbox, or run again with --sandbox off',
+  limits: 'run again with --max-processes N, --max-file-size-mb N or --max-memory-mb N (0: no limit)',
 };
 
 export interface CliSandbox {
@@ -17,13 +18,15 @@ export interface CliSandbox {
   dispose(): void;
 }
 
-export function createCliSandbox(settings: SandboxSettings, onNotice: (message: string) => void): CliSandbox {
+export function createCliSandbox(settings: SandboxSettings, onNotice: (message: string) => void, protectedFiles: readonly string[] = []): CliSandbox {
   const launcher = settings.mode === 'off' ? undefined : new SandboxLauncher();
   const runner = new NodeProcessRunner(launcher ? { sandbox: launcher } : {});
   const sandbox = new CommandSandbox({
     settings: () => settings,
     support: () => launcher?.support() ?? { available: false, kind: 'none', reason: 'this runner has no sandbox' },
     hints: CLI_SANDBOX_HINTS,
+    protectedFiles: () => protectedFiles,
+    limitsMissing: () => launcher?.limitSupport().reason,
     onNotice,
   });
   // Only what costs nothing now (is bwrap there at all?); trying it waits for the first command.

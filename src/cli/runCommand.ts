@@ -155,7 +155,9 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       ),
   });
 
-  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
+  // The MCP configuration this run started with stays read-only to commands, wherever it is.
+  const protectedFiles = options.mcpConfig ? [path.resolve(options.mcpConfig)] : [];
+  const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }), protectedFiles);
   const notice = (message: string) => bus.emit({ type: 'notice', message });
   const session = buildSession({
     ports: {

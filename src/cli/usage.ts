@@ -8,7 +8,8 @@ export const USAGE = `Usage:
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
-                   [--allow-network-for PREFIX]... [--sandbox-write DIR]... "TASK"
+                   [--allow-network-for PREFIX]... [--sandbox-write DIR]...
+                   [--max-processes N] [--max-file-size-mb N] [--max-memory-mb N] "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
   localharness doctor [--provider …] [--base-url URL] [--model NAME] [--num-ctx N] [--tool-protocol …]
                       [--embed-model NAME] [--config FILE] [--db FILE] [--json]
@@ -69,6 +70,10 @@ Options:
   --allow-network-for  let commands starting with PREFIX use the network (repeatable, e.g. "npm install")
   --sandbox-write let sandboxed commands write DIR too (repeatable), e.g. a package cache: ~/.cargo. npm's
                   cache and Go's build cache go to the private temporary folder unless opened this way
+  --max-processes N, --max-file-size-mb N, --max-memory-mb N
+                  limits for each sandboxed command (0: none): processes and threads (default 1024; not
+                  applied to root), the largest file it writes (default 1024 MB), memory per process
+                  (default 4096 MB)
   --resume        with --session and the planner flags: continue that session's planned run, cut off by
                   Ctrl-C or a crash, at its first unfinished step (no TASK; finished steps are not run again)
 

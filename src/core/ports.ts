@@ -52,6 +52,8 @@ export interface SandboxPolicy {
   readOnly: ProtectedPath[];
   /** Any network (loopback included); false: none at all. */
   network: boolean;
+  /** Processes, file size and memory for the command (0: that one unlimited); absent: none (the policy names them). */
+  limits?: { maxProcesses: number; maxFileSizeMB: number; maxMemoryMB: number };
 }
 
 export interface ProtectedPath {

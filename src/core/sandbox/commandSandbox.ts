@@ -5,7 +5,9 @@ import { commandHasPrefix } from '../commandPrefix';
 import { realAncestorJoined } from '../workspace/realLocation';
 import { sensitivePathsCache } from '../workspace/sensitivePaths';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
+import { removeCreatedProtected } from './createdProtected';
 import { protectedPaths } from './protectedPaths';
+import { DEFAULT_SANDBOX_LIMITS } from './sandboxLimits';
 import type { SandboxSettings } from './sandboxSettings';
 import type { CommandSandboxPort, SandboxGrant, SandboxHints } from './types';
 
@@ -16,6 +18,10 @@ export interface CommandSandboxOptions {
   support: () => SandboxSupport;
   /** The user's extra sensitive-path patterns (kept read-only too). */
   extraPatterns?: () => readonly string[];
+  /** Files the host protects wherever they are: the MCP configuration it was started with. */
+  protectedFiles?: () => readonly string[];
+  /** Which limits the runner cannot apply here, and why (told once, with the first command that has limits). */
+  limitsMissing?: () => string | undefined;
   hints: SandboxHints;
   /** Told once, the first time it turns out commands will not be confined (see notice()). */
   onNotice?: (message: string) => void;
@@ -24,6 +30,9 @@ export interface CommandSandboxOptions {
 export class CommandSandbox implements CommandSandboxPort {
   private readonly sensitivePaths = sensitivePathsCache();
   private told = false;
+  private toldLimits = false;
+  /** What sweep() needs of each policy it made. */
+  private readonly made = new WeakMap<SandboxPolicy, { folders: string[]; granted: string[]; extra: readonly string[] }>();
 
   constructor(private readonly options: CommandSandboxOptions) {}
 
@@ -78,6 +87,8 @@ export class CommandSandbox implements CommandSandboxPort {
       (p): p is string => p !== undefined && !folders.includes(p),
     );
     const extra = this.options.extraPatterns?.() ?? [];
+    const files = await Promise.all((this.options.protectedFiles?.() ?? []).map(async (p) => (await realAncestorJoined(p, fs)) ?? p));
+    const granted = await Promise.all((grant.writable ?? []).map(async (p) => (await realAncestorJoined(p, fs)) ?? p));
     const readOnly = await protectedPaths({
       folders,
       otherFolders: others,
@@ -85,9 +96,25 @@ export class CommandSandbox implements CommandSandboxPort {
       sensitive: this.sensitivePaths(extra),
       extraPatterns: extra,
       // A granted path as it is on disk, so it matches the read-only list built from real paths.
-      granted: await Promise.all((grant.writable ?? []).map(async (p) => (await realAncestorJoined(p, fs)) ?? p)),
+      granted,
+      files,
     });
-    return { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command) };
+    const limits = this.settings().limits ?? DEFAULT_SANDBOX_LIMITS;
+    if (!this.toldLimits && Object.values(limits).some((v) => v > 0)) {
+      this.toldLimits = true;
+      const missing = this.options.limitsMissing?.();
+      if (missing) this.options.onNotice?.(`Sandbox limits: ${missing}.`);
+    }
+    const policy: SandboxPolicy = { writable: [...folders, ...others], readOnly, network: !!grant.network || this.networkFor(command), limits };
+    this.made.set(policy, { folders, granted, extra });
+    return policy;
+  }
+
+  /** After the command: protected files it created under names that could not be held, removed (createdProtected.ts). */
+  async sweep(policy: SandboxPolicy, fs: FileSystemPort): Promise<string[]> {
+    const made = this.made.get(policy);
+    if (!made) return [];
+    return removeCreatedProtected({ policy, folders: made.folders, granted: made.granted, sensitive: this.sensitivePaths(made.extra), extraPatterns: made.extra, fs });
   }
 
   /** The runner's answer; the first "unavailable" while the sandbox is wanted is told once. */

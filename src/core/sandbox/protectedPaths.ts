@@ -4,11 +4,16 @@
 // The missing ones whose mere creation makes something run or steers the agent (HELD_WHEN_MISSING, and the
 // user's own patterns) cannot be created either: the runner puts an empty read-only stand-in there for the
 // command's lifetime, else `mkdir .vscode && echo … > .vscode/tasks.json` would get through. Each stand-in costs
-// about a millisecond and shows in the file tree while the command runs, so the other missing ones, which act
-// only once someone pushes, opens a container or installs a hook, are left to the approval gate.
-// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), nested
-// copies deeper in the tree (the approval gate still asks for the writes it can see), and a sensitive name that
-// is a dangling symbolic link.
+// about a millisecond and shows in the file tree while the command runs, so only the names that act without
+// anyone choosing to (git, the editor, agent rules, package-manager settings, MCP servers) are held. The others
+// (direnv, dev containers, husky, CI, "*.code-workspace"…) act only once someone outside the sandbox does
+// something (allows, reopens, commits, pushes), which no command can do (.git stays read-only): what a command
+// made of them is removed right after it (createdProtected.ts). Nested repositories' .git folders (two levels
+// down) stay read-only, and so do the files the host names (the MCP configuration it was started with) wherever
+// they are in a writable folder.
+// Not covered: package.json (sensitive only when its scripts change, which a sandbox cannot tell), other nested
+// copies deeper in the tree (the approval gate still asks for the writes it can see), a new nested repository
+// (`git init sub` is ordinary work), and a sensitive name that is a dangling symbolic link.
 import * as path from 'node:path';
 import type { FileSystemPort, ProtectedPath } from '../ports';
 import { DEFAULT_SENSITIVE_PATTERNS, type SensitivePaths } from '../workspace/sensitivePaths';
@@ -28,7 +33,22 @@ const GLOB_CHARS = /[*?[\]{}()!+@]/;
  * Top-level names held even while missing: a git repository (its config can make git run commands), editor
  * tasks and settings, this agent's rules, and package-manager settings that choose the code npm or yarn runs.
  */
-export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set(['.git', '.vscode', 'AGENTS.md', '.localharness', '.npmrc', '.yarnrc', '.yarnrc.yml']);
+export const HELD_WHEN_MISSING: ReadonlySet<string> = new Set([
+  '.git',
+  '.vscode',
+  'AGENTS.md',
+  '.localharness',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.mcp.json',
+]);
+
+/** How deep nested repositories are looked for, and how many folders at most (a big tree must not slow every command). */
+const NESTED_GIT_DEPTH = 2;
+const NESTED_GIT_FOLDERS = 150;
+/** Folders never searched for nested repositories: dependencies and build output. */
+const NOT_SEARCHED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'target', 'vendor', '.venv', 'venv', '__pycache__', '.cache', '.next']);
 
 /** "/.vscode/**" → [".vscode"], folder; "AGENTS.md" → ["AGENTS.md"]; "*.code-workspace" → undefined (matched by listing). */
 export function literalOf(pattern: string): Literal | undefined {
@@ -59,15 +79,22 @@ export interface ProtectedPathsInput {
   extraPatterns?: readonly string[];
   /** Paths a sensitive-write dialog allowed for this command: what contains them stays writable. */
   granted?: readonly string[];
+  /** Files the host protects wherever they are (real paths: the MCP configuration it started with). */
+  files?: readonly string[];
+  /** After a command: only the sensitive paths that exist now (none held, no nested repositories or host files). */
+  existingOnly?: boolean;
 }
 
 export async function protectedPaths(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
   const extra = (input.extraPatterns ?? []).map(literalOf).filter((l): l is Literal => l !== undefined);
   const literals = [...DEFAULT_LITERALS, ...extra.map((l) => ({ ...l, hold: true }))];
   const unheld = literals.map((l) => ({ ...l, hold: false }));
+  const existingOnly = input.existingOnly === true;
   const perFolder = await Promise.all([
-    ...input.folders.map((folder) => protectedIn(folder, literals, input)),
+    ...input.folders.map((folder) => protectedIn(folder, existingOnly ? unheld : literals, input)),
     ...(input.otherFolders ?? []).map((folder) => protectedIn(folder, unheld, input)),
+    ...(existingOnly ? [] : input.folders.map((folder) => nestedRepositories(folder, input.fs))),
+    existingOnly ? [] : hostFiles(input),
   ]);
   const all = perFolder.flat();
   // An outer protected path covers what is inside it; a granted write opens the protected path holding it.
@@ -124,6 +151,51 @@ async function protectLiteral(folder: string, literal: Literal, fs: FileSystemPo
     current = next;
   }
   return undefined;
+}
+
+/** The .git of repositories inside the folder (not the folder's own), a few levels down. */
+async function nestedRepositories(folder: string, fs: FileSystemPort): Promise<ProtectedPath[]> {
+  const found: ProtectedPath[] = [];
+  let level = [folder];
+  let visited = 0;
+  for (let depth = 1; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
+    const dirs = level.slice(0, Math.max(0, NESTED_GIT_FOLDERS - visited));
+    visited += dirs.length;
+    // One level at a time, its folders listed together: each listing shows the sub-folders and their .git at once.
+    const listed = await Promise.all(dirs.map(async (dir) => ({ dir, entries: await fs.readDirectory(dir).catch(() => []) })));
+    const next: string[] = [];
+    for (const { dir, entries } of listed) {
+      const git = dir === folder ? undefined : entries.find((e) => e.name === '.git');
+      // A submodule's .git is a file naming a folder under the outer .git, which is protected already.
+      if (git && (git.kind === 'directory' || git.kind === 'file')) found.push({ path: path.join(dir, '.git'), exists: true, kind: git.kind });
+      for (const e of entries) if (e.kind === 'directory' && !NOT_SEARCHED.has(e.name)) next.push(path.join(dir, e.name));
+    }
+    level = next;
+  }
+  // The last level's folders were not listed: look for their .git directly.
+  const last = level.slice(0, Math.max(0, NESTED_GIT_FOLDERS - visited));
+  const gits = await Promise.all(last.map(async (dir) => ({ dir, stat: await fs.lstat(path.join(dir, '.git')).catch(() => undefined) })));
+  for (const { dir, stat } of gits) {
+    if (stat && (stat.kind === 'directory' || stat.kind === 'file')) found.push({ path: path.join(dir, '.git'), exists: true, kind: stat.kind });
+  }
+  return found;
+}
+
+/** The host's own files inside a writable folder (outside one, they are read-only already). */
+async function hostFiles(input: ProtectedPathsInput): Promise<ProtectedPath[]> {
+  const writable = [...input.folders, ...(input.otherFolders ?? [])];
+  const out: ProtectedPath[] = [];
+  for (const file of input.files ?? []) {
+    if (!writable.some((w) => isInside(w, file))) continue;
+    const stat = await input.fs.lstat(file).catch(() => undefined);
+    // A missing one cannot be created either (an empty stand-in); a link is protected where it leads.
+    if (!stat) {
+      // A stand-in needs its folder (bubblewrap would make the missing ones, and they would stay).
+      if (await input.fs.lstat(path.dirname(file)).catch(() => undefined)) out.push({ path: file, exists: false, kind: 'file' });
+    } else if (stat.kind === 'directory') out.push({ path: file, exists: true, kind: 'directory' });
+    else if (stat.kind !== 'symlink' || (await resolves(file, input.fs))) out.push({ path: file, exists: true, kind: 'file' });
+  }
+  return out;
 }
 
 async function resolves(abs: string, fs: FileSystemPort): Promise<boolean> {

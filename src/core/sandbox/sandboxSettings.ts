@@ -1,5 +1,6 @@
 // How commands are confined, as the user set it (CLI flags or user settings; a repository never decides).
 // Pure and shared by both hosts, so the CLI and the editor read the same values the same way.
+import type { SandboxLimits } from './sandboxLimits';
 
 /**
  * required: commands run in the OS sandbox; without one, every command is asked (no rule or auto-approval runs it).
@@ -17,6 +18,8 @@ export interface SandboxSettings {
   networkCommands: string[];
   /** More folders commands may write (absolute; a package cache such as ~/.npm or ~/.cargo). */
   writablePaths: string[];
+  /** Processes, file size and memory per command (sandboxLimits.ts); absent: the defaults. */
+  limits?: SandboxLimits;
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { mode: 'required', network: false, networkCommands: [], writablePaths: [] };

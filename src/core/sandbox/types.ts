@@ -9,6 +9,8 @@ export interface SandboxHints {
   network: string;
   /** How to run commands without the sandbox. */
   off: string;
+  /** How to raise the process, file size and memory limits. */
+  limits?: string;
 }
 
 /** What a dialog granted for one command, beyond the policy. */
@@ -30,4 +32,6 @@ export interface CommandSandboxPort {
   /** Whether this command may use the network by the user's settings (not counting a dialog's one-time grant). */
   networkFor(command: string): boolean;
   policy(command: string, roots: WorkspaceRoots, fs: FileSystemPort, grant?: SandboxGrant): Promise<SandboxPolicy>;
+  /** After the command ran with this policy: the protected files it created that could not be held, now removed. */
+  sweep?(policy: SandboxPolicy, fs: FileSystemPort): Promise<string[]>;
 }

@@ -41,6 +41,7 @@ export const DEFAULT_SENSITIVE_PATTERNS: readonly SensitivePattern[] = [
   { pattern: '.buildkite/**', controls: CI },
   { pattern: '.drone.yml', controls: CI },
   { pattern: '.devcontainer/**', controls: 'dev container definition: the image, commands and mounts used when the folder is reopened in a container' },
+  { pattern: '.devcontainer.json', controls: 'dev container definition: the image, commands and mounts used when the folder is reopened in a container' },
   { pattern: 'AGENTS.md', controls: 'the agent\u2019s own rules: instructions Local Harness follows in every turn' },
   { pattern: '.localharness/**', controls: 'Local Harness project rules: instructions it follows in every turn' },
   { pattern: '.mcp.json', controls: 'MCP servers: commands Local Harness and other agents start' },

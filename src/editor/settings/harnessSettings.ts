@@ -10,6 +10,7 @@ import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/
 import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
 import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
+import { parseSandboxLimits, type SandboxLimits } from '../../core/sandbox/sandboxLimits';
 
 export type ProviderKind = 'ollama' | 'openai';
 
@@ -214,12 +215,15 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     reindexOnSave,
     indexEmbeddingModel: str('index.embeddingModel', d.indexEmbeddingModel) || embeddingModel,
     orchestrator,
-    sandbox: parseSandboxSettings(
-      { mode: get('sandbox.mode'), network: get('sandbox.network'), networkCommands: get('sandbox.networkCommands'), writablePaths: get('sandbox.writablePaths') },
-      problems,
-      undefined,
-      homedir(),
-    ),
+    sandbox: {
+      ...parseSandboxSettings(
+        { mode: get('sandbox.mode'), network: get('sandbox.network'), networkCommands: get('sandbox.networkCommands'), writablePaths: get('sandbox.writablePaths') },
+        problems,
+        undefined,
+        homedir(),
+      ),
+      ...sandboxLimits(get, problems),
+    },
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {
@@ -308,4 +312,11 @@ function parseCommandEnv(raw: unknown, problems: string[]): string[] {
 /** A server address as settings hold it: trimmed, without trailing slashes. */
 export function normalizeServerUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
+}
+
+/** The sandbox's limits when the user set any (none set: the defaults, no field). */
+function sandboxLimits(get: SettingGetter, problems: string[]): { limits?: SandboxLimits } {
+  const raw = { maxProcesses: get('sandbox.maxProcesses'), maxFileSizeMB: get('sandbox.maxFileSizeMB'), maxMemoryMB: get('sandbox.maxMemoryMB') };
+  if (Object.values(raw).every((v) => v === undefined || v === null)) return {};
+  return { limits: parseSandboxLimits(raw, problems) };
 }

@@ -37,6 +37,9 @@ export const USER_ONLY_KEYS = [
   'sandbox.network',
   'sandbox.networkCommands',
   'sandbox.writablePaths',
+  'sandbox.maxProcesses',
+  'sandbox.maxFileSizeMB',
+  'sandbox.maxMemoryMB',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */

@@ -9,7 +9,9 @@ import path from 'node:path';
 import type { ProtectedPath, SandboxPolicy, SandboxSupport } from '../../core/ports';
 import { bwrapArgs } from './bwrapArgs';
 import { seatbeltProfile } from './seatbeltProfile';
-import { unixSocketFilter } from './seccompFilter';
+import { commandFilter } from './seccompFilter';
+import { limitArgs, limitSupport, type LimitSupport } from './commandLimits';
+import { JOIN_CGROUP, makePidsCgroup, type PidsCgroup } from './pidsCgroup';
 import { shellQuote } from '../../shared/shellQuote';
 
 export { shellQuote };
@@ -53,7 +55,8 @@ const standInUsers = new Map<string, number>();
 
 export class SandboxLauncher {
   private readonly platform: NodeJS.Platform;
-  private supportCache: (SandboxSupport & { binary?: string }) | undefined;
+  private supportCache: (SandboxSupport & { binary?: string; disableUserns?: boolean }) | undefined;
+  private limitCache: LimitSupport | undefined;
   private state: { dir: string; tmp: string; emptyFile: string; emptyDir: string; seccomp?: string } | undefined;
   private policyFiles = 0;
 
@@ -64,7 +67,7 @@ export class SandboxLauncher {
   /** Found and tried once: a sandbox that cannot start here is reported, not discovered command by command. */
   support(): SandboxSupport {
     this.supportCache ??= this.probe();
-    const { binary: _binary, ...support } = this.supportCache;
+    const { binary: _binary, disableUserns: _userns, ...support } = this.supportCache;
     return support;
   }
 
@@ -94,14 +97,16 @@ export class SandboxLauncher {
     if (this.platform === 'darwin') {
       return { file: binary, args: ['-p', seatbeltProfile(policy, state.tmp), '/bin/sh', '-c', command], env: { ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }, release };
     }
-    const filter = policy.network ? undefined : state.seccomp;
-    const fd = filter ? openSync(filter, 'r') : undefined;
-    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), env: this.cacheEnv(policy, state.tmp), ...(fd !== undefined && { seccompFd: 3 }) }, cwd);
+    const fd = state.seccomp ? openSync(state.seccomp, 'r') : undefined;
+    const cgroup = this.cgroupFor(policy);
+    const paths = { ...this.bwrapPaths(policy, state, fd !== undefined ? 3 : undefined), ...(cgroup && { cgroupProcs: cgroup.procs }) };
+    const args = [...bwrapArgs(policy, paths, cwd), ...this.inside(policy, cgroup), '/bin/sh', '-c', command];
     const done = () => {
       if (fd !== undefined) closeSync(fd);
+      cgroup?.remove();
       release();
     };
-    return { file: binary, args: [...args, '/bin/sh', '-c', command], ...(fd !== undefined && { fds: [fd] }), release: once(done) };
+    return { file: binary, args, ...(fd !== undefined && { fds: [fd] }), release: once(done) };
   }
 
   /** For a terminal: `bwrap --args 3 /bin/sh -c '…' 3<'policy file'`, so the line shows the command, not 40 binds. */
@@ -116,12 +121,47 @@ export class SandboxLauncher {
       const env = Object.entries({ ...this.cacheEnv(policy, state.tmp), TMPDIR: state.tmp }).map(([k, v]) => `${k}=${shellQuote(v)} `);
       return { line: `${env.join('')}${shellQuote(binary)} -f ${shellQuote(file)} /bin/sh -c ${shellQuote(command)}`, release };
     }
-    const filter = policy.network ? undefined : state.seccomp;
-    const args = bwrapArgs(policy, { ...state, socketDirs: this.socketDirs(), env: this.cacheEnv(policy, state.tmp), ...(filter && { seccompFd: 4 }) }, cwd);
+    const filter = state.seccomp;
+    const cgroup = this.cgroupFor(policy);
+    const args = bwrapArgs(policy, { ...this.bwrapPaths(policy, state, filter ? 4 : undefined), ...(cgroup && { cgroupProcs: cgroup.procs }) }, cwd);
     writeFileSync(file, args.map((a) => a + '\0').join(''), { mode: 0o600 });
-    const release = this.hold(policy.readOnly, file);
+    const held = this.hold(policy.readOnly, file);
     const seccomp = filter ? ` 4<${shellQuote(filter)}` : '';
-    return { line: `${shellQuote(binary)} --args 3 /bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
+    const inside = this.inside(policy, cgroup).map((a) => shellQuote(a) + ' ').join('');
+    const release = once(() => {
+      cgroup?.remove();
+      held();
+    });
+    return { line: `${shellQuote(binary)} --args 3 ${inside}/bin/sh -c ${shellQuote(command)} 3<${shellQuote(file)}${seccomp}`, release };
+  }
+
+  /** Whether the limits apply here, and which not (told once as a notice with the first command; see the README). */
+  limitSupport(): LimitSupport {
+    if (this.platform !== 'linux') return { processes: false, reason: `commands run without process, file size and memory limits on ${this.platform === 'darwin' ? 'macOS' : this.platform}` };
+    this.limitCache ??= limitSupport(this.options.env ?? process.env);
+    return this.limitCache;
+  }
+
+  /** Root's process limit: bubblewrap starts inside a pids cgroup of its own (pidsCgroup.ts). */
+  private cgroupFor(policy: SandboxPolicy) {
+    const root = this.limitSupport().cgroupRoot;
+    return root && policy.limits && policy.limits.maxProcesses > 0 ? makePidsCgroup(root, policy.limits.maxProcesses) : undefined;
+  }
+
+  /** What runs inside the sandbox before the command's shell: joining root's cgroup, then prlimit. */
+  private inside(policy: SandboxPolicy, cgroup: PidsCgroup | undefined): string[] {
+    return [...(cgroup ? ['/bin/sh', '-c', JOIN_CGROUP, cgroup.procs] : []), ...limitArgs(policy.limits, this.limitSupport())];
+  }
+
+  private bwrapPaths(policy: SandboxPolicy, state: NonNullable<SandboxLauncher['state']>, seccompFd: number | undefined) {
+    return {
+      ...state,
+      socketDirs: this.socketDirs(),
+      agentDirs: this.agentDirs(),
+      env: this.cacheEnv(policy, state.tmp),
+      disableUserns: this.supportCache?.disableUserns === true,
+      ...(seccompFd !== undefined && { seccompFd }),
+    };
   }
 
   /** Removes the private folder (the temporary files of the commands with it). */
@@ -131,7 +171,7 @@ export class SandboxLauncher {
     this.state = undefined;
   }
 
-  private probe(): SandboxSupport & { binary?: string } {
+  private probe(): SandboxSupport & { binary?: string; disableUserns?: boolean } {
     if (this.platform === 'win32') return { available: false, kind: 'none', reason: 'there is no command sandbox on Windows' };
     if (this.platform === 'darwin') {
       const binary = '/usr/bin/sandbox-exec';
@@ -143,10 +183,12 @@ export class SandboxLauncher {
     if (this.platform !== 'linux') return { available: false, kind: 'none', reason: `there is no command sandbox on ${this.platform}` };
     const binary = findOnPath('bwrap', this.options.env ?? process.env);
     if (!binary) return { available: false, kind: 'none', reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
-    const tried = spawnSync(binary, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--new-session', '--die-with-parent', '/bin/true'], {
-      timeout: 10_000,
-    });
-    if (tried.status === 0) return { available: true, kind: 'bubblewrap', binary };
+    // The namespaces every command gets; --disable-userns only from bubblewrap 0.8 on (the filter covers older ones).
+    const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL'];
+    const withUserns = spawnSync(binary, [...base, '--disable-userns', '/bin/true'], { timeout: 10_000 });
+    if (withUserns.status === 0) return { available: true, kind: 'bubblewrap', binary, disableUserns: true };
+    const tried = spawnSync(binary, [...base, '/bin/true'], { timeout: 10_000 });
+    if (tried.status === 0) return { available: true, kind: 'bubblewrap', binary, disableUserns: false };
     const why = firstLine(tried.stderr) || tried.error?.message || `exit code ${tried.status}`;
     return { available: false, kind: 'none', reason: `bubblewrap cannot make a sandbox here (${why}); unprivileged user namespaces may be turned off` };
   }
@@ -161,7 +203,7 @@ export class SandboxLauncher {
     mkdirSync(tmp, { mode: 0o700 });
     mkdirSync(emptyDir, { mode: 0o500 });
     writeFileSync(emptyFile, '', { mode: 0o400 });
-    const filter = this.platform === 'linux' ? unixSocketFilter() : undefined;
+    const filter = this.platform === 'linux' ? commandFilter(process.arch, { refuseClone3: this.supportCache?.disableUserns === false }) : undefined;
     const seccomp = filter ? path.join(dir, 'unix-sockets.bpf') : undefined;
     if (seccomp) writeFileSync(seccomp, filter!, { mode: 0o400 });
     this.state = { dir, tmp, emptyDir, emptyFile, ...(seccomp && { seccomp }) };
@@ -187,21 +229,31 @@ export class SandboxLauncher {
     return out;
   }
 
-  /** Daemon sockets a command without network must not reach (docker, D-Bus, X11, ssh-agent…), where they exist. */
+  /** Daemon sockets a command without network must not see (docker, D-Bus…); with it, /etc/resolv.conf may live there. */
   private socketDirs(): string[] {
-    const dirs = ['/run', '/var/run', '/tmp/.X11-unix'];
-    const agent = (this.options.env ?? process.env).SSH_AUTH_SOCK;
+    return existingDirs(['/run', '/var/run']);
+  }
+
+  /**
+   * Folders that hold only other programs' sockets (X11, tmux, screen, ssh-agent, the user's runtime folder): hidden
+   * always, besides the filter that refuses unix sockets, so not even a socket file's name leaks.
+   */
+  private agentDirs(): string[] {
+    const env = this.options.env ?? process.env;
+    const tmp = '/tmp';
+    let names: string[] = [];
+    try {
+      names = readdirSync(tmp).filter((n) => /^(tmux-\d+|ssh-[\w.-]+|\.X11-unix|\.ICE-unix|screens?)$/.test(n));
+    } catch {
+      // no /tmp to look in
+    }
+    const dirs = names.map((n) => path.join(tmp, n));
     // The agent's own folder (/tmp/ssh-…), never one that holds far more (the home or temp folder itself).
-    const agentDir = agent ? path.dirname(agent) : undefined;
-    if (agentDir && ![path.parse(agentDir).root, os.homedir(), os.tmpdir()].includes(agentDir)) dirs.push(agentDir);
-    return [...new Set(dirs)].filter((d) => {
-      try {
-        // A link (/var/run → /run) is covered by its target.
-        return lstatSync(d).isDirectory();
-      } catch {
-        return false;
-      }
-    });
+    const broad = (dir: string) => [path.parse(dir).root, os.homedir(), os.tmpdir(), tmp].includes(dir);
+    const agentDir = env.SSH_AUTH_SOCK ? path.dirname(env.SSH_AUTH_SOCK) : undefined;
+    if (agentDir && !broad(agentDir)) dirs.push(agentDir);
+    if (env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) && !broad(env.XDG_RUNTIME_DIR)) dirs.push(env.XDG_RUNTIME_DIR);
+    return existingDirs(dirs);
   }
 
   /** Counts the command's missing protected paths as in use; the returned release removes the stand-ins. */
@@ -236,6 +288,17 @@ function removeStandIn(p: string): void {
   } catch {
     // Gone already, or not ours to remove.
   }
+}
+
+/** The folders that exist as folders (a link, /var/run → /run, is covered by its target). */
+function existingDirs(dirs: readonly string[]): string[] {
+  return [...new Set(dirs)].filter((d) => {
+    try {
+      return lstatSync(d).isDirectory();
+    } catch {
+      return false;
+    }
+  });
 }
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {

@@ -12,9 +12,14 @@ export interface CliRun {
   events: Array<Record<string, unknown> & { type: string }>;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onStdout?: (chunk: string) => void } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  /** wrap: a command the CLI runs under (e.g. setpriv … to run it as another user). */
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onStdout?: (chunk: string) => void; wrap?: string[] } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const [file, ...pre] = [...(options.wrap ?? []), process.execPath];
+    const child = spawn(file!, [...pre, CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

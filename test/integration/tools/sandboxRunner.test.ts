@@ -91,6 +91,20 @@ test('the terminal form: the line a shell runs confines the same way, and its po
   assert.deepEqual(readdirSync(path.join(root, state)).filter((n) => n.startsWith('policy-')), []);
 });
 
+test('the terminal form keeps the limits: file size, and the process limit (as root through a pids cgroup)', () => {
+  const limits = { maxProcesses: 32, maxFileSizeMB: 1, maxMemoryMB: 512 };
+  const forks = `for i in $(seq 1 80); do sleep 2 & done 2>&1 | tail -1`;
+  const launch = launcher.shellLine(`head -c 3000000 /dev/zero > big.bin; ${forks}; echo done`, { ...policy(), limits }, ws);
+  const processLimit = launcher.limitSupport().processes || launcher.limitSupport().cgroupRoot !== undefined;
+  if (launcher.limitSupport().cgroupRoot) assert.match(launch.line, /^\S*bwrap --args 3 \/bin\/sh -c 'echo \$\$ > "\$0"[^']*' \S+localharness-\d+-\d+\/cgroup\.procs \S*prlimit /);
+  const shell = spawnSync('bash', ['-c', `cd '${ws}' && ${launch.line}`], { encoding: 'utf8' });
+  launch.release();
+  assert.match(shell.stdout + shell.stderr, /File size limit exceeded/);
+  assert.ok(readFileSync(path.join(ws, 'big.bin')).length <= 1024 * 1024);
+  if (processLimit) assert.match(shell.stdout + shell.stderr, /Cannot fork|Resource temporarily unavailable/);
+  assert.match(shell.stdout, /^done$/m);
+});
+
 test('a policy without a launcher is refused, never run unconfined', async () => {
   const plain = new NodeProcessRunner();
   writeFileSync(path.join(ws, 'marker.txt'), 'x');

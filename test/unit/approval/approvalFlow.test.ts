@@ -83,6 +83,7 @@ const PATTERN_FILES: Record<string, string> = {
   '.circleci/**': '.circleci/config.yml',
   '.buildkite/**': '.buildkite/pipeline.yml',
   '.devcontainer/**': '.devcontainer/devcontainer.json',
+  '.devcontainer.json': '.devcontainer.json',
   '.localharness/**': '.localharness/rules/style.md',
   '.cursor/rules/**': '.cursor/rules/a.mdc',
   '.github/instructions/**': '.github/instructions/a.md',

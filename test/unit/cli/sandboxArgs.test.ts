@@ -37,3 +37,10 @@ test('a bad --sandbox-write folder is named as such, not as a missing network pr
     return true;
   });
 });
+
+test('limit flags: --max-processes, --max-file-size-mb, --max-memory-mb (0: none); bad values are usage errors', () => {
+  assert.deepEqual(run('--max-file-size-mb', '10', '--max-processes', '0').sandbox.limits, { maxProcesses: 0, maxFileSizeMB: 10, maxMemoryMB: 4096 });
+  assert.equal(run().sandbox.limits, undefined);
+  assert.throws(() => run('--max-memory-mb', 'lots'), /--max-memory-mb must be a whole number from 64 \(0: no limit\), got "lots"/);
+  assert.throws(() => run('--max-processes', '3'), /--max-processes must be a whole number from 8/);
+});

@@ -35,6 +35,7 @@ const EXAMPLES: Record<string, string> = {
   '.buildkite/**': '.buildkite/pipeline.yml',
   '.drone.yml': '.drone.yml',
   '.devcontainer/**': '.devcontainer/devcontainer.json',
+  '.devcontainer.json': '.devcontainer.json',
   'AGENTS.md': 'AGENTS.md',
   '.localharness/**': '.localharness/rules/style.md',
   '.mcp.json': '.mcp.json',

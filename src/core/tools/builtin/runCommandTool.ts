@@ -6,7 +6,7 @@ import { defineTool, fail, ok, type ApprovalDescription, type ToolContext } from
 import { errorMessage, fsErrorMessage, lenientNumber, resolvePath, type ResolvedPath } from './common';
 import { ToolInputError } from './fileChange';
 import type { SandboxPolicy } from '../../ports';
-import { describeBlocks, sandboxBlocks, sandboxNote } from '../../sandbox/sandboxBlocks';
+import { describeBlocks, removedNote, sandboxBlocks, sandboxNote } from '../../sandbox/sandboxBlocks';
 import { CheckpointingFileSystem } from '../../checkpoints/checkpointingFileSystem';
 
 export interface RunCommandOptions {
@@ -87,9 +87,14 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       else status = `Exit code ${result.exitCode}.`;
       const content = `${body}\n[${status}]`;
       const done = result.exitCode === 0 && !result.timedOut && !result.cancelled ? ok(content) : fail(content);
-      const blocks = policy && !result.cancelled ? sandboxBlocks(output, policy) : [];
+      const blocks = policy && !result.cancelled ? sandboxBlocks(output, policy, result) : [];
+      // Protected files made under names the sandbox could not hold: gone before anything reads them.
+      const removed = policy && sandbox?.sweep ? await sandbox.sweep(policy, ctx.fs).catch(() => []) : [];
+      if (removed.length > 0) blocks.unshift(removedNote(removed));
       if (blocks.length === 0 || !sandbox) return done;
-      return { ...done, content: `${content}\n${sandboxNote(blocks, sandbox.hints)}`, escalate: { reason: `the sandbox blocked ${describeBlocks(blocks)}` } };
+      const note = sandboxNote(blocks, sandbox.hints, policy?.limits);
+      const failed = removed.length > 0 ? fail(content) : done;
+      return { ...failed, content: `${content}\n${note}`, escalate: { reason: `the sandbox blocked ${describeBlocks(blocks, policy?.limits)}` } };
     },
   });
 }
