@@ -5,10 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './usageError';
 
-export function positiveInt(name: string, value: string | undefined): number | undefined {
+/** Upper bounds of numeric flags: a typo like `--num-ctx 99999999999` must not reach the server as is. */
+export const FLAG_MAX: Readonly<Record<string, number>> = {
+  '--num-ctx': 4_194_304,
+  '--max-rounds': 10_000,
+  '--max-tools': 1_000,
+  '--first-byte-timeout': 3_600,
+  '--k': 1_000,
+};
+
+export function positiveInt(name: string, value: string | undefined, max = FLAG_MAX[name] ?? Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  const n = Number(value.trim() === '' ? NaN : value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+  if (n > max) throw new UsageError(`${name} must be at most ${max}, got "${value}"`);
   return n;
 }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Database, SqlValue, Statement } from 'sql.js';
 import { systemClock, type Clock } from '../core/ports';
 import { moveAside, writeFileAtomic } from './atomicFile';
+import { classifyDatabaseFile, realDatabasePath } from './databasePath';
 import { PersistenceError, describeError } from './errors';
 import { acquireLock, type FileLock } from './fileLock';
 import { readJournalFile, type JournalOp } from './journalFormat';
@@ -79,9 +80,13 @@ export class JournaledDatabase {
   static async open(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
     options.signal?.throwIfAborted();
     if (options.readOnly) return JournaledDatabase.openReadOnly(file, options);
-    const absolute = path.resolve(file);
+    // Writes and the lock go to the real file, so a symlinked path stays a link and its target is shared safely.
+    const absolute = realDatabasePath(file);
     const journalFile = journalPathFor(absolute);
     const now = () => (options.clock ?? systemClock).now();
+    // Refuse a folder or someone else's file before anything (lock, temp files, folders) touches the disk.
+    classifyDatabaseFile(await loadSqlJs(options.wasmPath), absolute, journalFile, options.migrations, path.resolve(file));
+    options.signal?.throwIfAborted();
     mkdirSync(path.dirname(absolute), { recursive: true });
     const lock = options.lock === false ? undefined : acquireLock(`${absolute}.lock`, `The session database ${absolute}`);
     let db: Database | undefined;
@@ -149,7 +154,7 @@ export class JournaledDatabase {
   }
 
   private static async openReadOnly(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
-    const absolute = path.resolve(file);
+    const absolute = realDatabasePath(file);
     if (!existsSync(absolute)) throw new PersistenceError('not-found', `No session database at ${absolute}.`);
     const SQL = await loadSqlJs(options.wasmPath);
     options.signal?.throwIfAborted();
