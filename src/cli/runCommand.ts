@@ -13,6 +13,7 @@ import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
 import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
+import { requestWaits } from './requestWaits';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { savedRunOf, unfinishedRun } from '../persistence/planRuns';
@@ -52,6 +53,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     createProvider({
       provider: kind,
       firstByteTimeoutMs: options.firstByteTimeoutMs,
+      ...requestWaits(process.env, (message) => bus.emit({ type: 'status', message })),
       ...(baseUrl && { baseUrl }),
       ...(options.apiKey && { apiKey: options.apiKey }),
     });

@@ -35,6 +35,8 @@ export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey 
     firstByteTimeoutMs: settings.firstByteTimeoutMs,
     ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
     ...(keyFits && { apiKey: apiKey.value }),
+    // Model-info and embedding requests have short deadlines of their own; a slow one is noted in the log.
+    onWaiting: (message) => log.info(message),
   });
   return new LoggingProvider(inner, log);
 }
