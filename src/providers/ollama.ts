@@ -32,6 +32,8 @@ import {
   type ErrorContext,
 } from './networkErrors';
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
+import { redactUrl, refuseUrlCredentials } from './endpointSecrets';
+import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 
@@ -80,12 +82,16 @@ export class OllamaProvider implements ChatProvider {
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.label = `Ollama at ${this.baseUrl}`;
+    this.fetchFn = serverWordsFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+      label: this.label,
+      wire: 'ollama',
+      hint: (status, words, model) => (status === 404 && model && /not found/i.test(words) ? ` Pull it with \`ollama pull ${model}\`.` : ''),
+    });
     this.keepAlive = options.keepAlive ?? DEFAULT_KEEP_ALIVE;
     this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
     this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
     this.clock = options.clock ?? systemProviderClock;
-    this.label = `Ollama at ${this.baseUrl}`;
     this.deadlines = {
       infoTimeoutMs: options.infoTimeoutMs ?? DEFAULT_INFO_TIMEOUT_MS,
       embedTimeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
@@ -316,11 +322,12 @@ function normaliseHost(raw: string): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new TypeError(`Invalid Ollama host "${raw}": expected something like ${DEFAULT_OLLAMA_HOST}`);
+    throw new TypeError(`Invalid Ollama host "${redactUrl(raw)}": expected something like ${DEFAULT_OLLAMA_HOST}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`Invalid Ollama host "${raw}": only http:// and https:// are supported`);
+    throw new TypeError(`Invalid Ollama host "${redactUrl(raw)}": only http:// and https:// are supported`);
   }
+  refuseUrlCredentials(url, raw, 'The Ollama host');
   return url.toString().replace(/\/+$/, '');
 }
 

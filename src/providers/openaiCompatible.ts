@@ -33,10 +33,12 @@ import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './opena
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
 import { openaiServerStatus } from './openaiServerStatus';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
+import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
 import { capitalise } from '../shared/format';
+import { checkApiKey, redactUrl, refuseUrlCredentials } from './endpointSecrets';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
 
@@ -99,11 +101,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
 
   constructor(options: OpenAICompatibleOptions = {}) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    if (options.apiKey) checkApiKey(options.apiKey);
+    this.label = `the OpenAI-compatible server at ${this.baseUrl}`;
+    this.fetchFn = serverWordsFetch(options.fetch ?? ((input, init) => fetch(input, init)), { label: this.label, wire: 'openai' });
     this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
     this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
     this.clock = options.clock ?? systemProviderClock;
-    this.label = `the OpenAI-compatible server at ${this.baseUrl}`;
     this.deadlines = {
       infoTimeoutMs: options.infoTimeoutMs ?? DEFAULT_INFO_TIMEOUT_MS,
       embedTimeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
@@ -279,11 +282,12 @@ function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new TypeError(`Invalid base URL "${raw}": expected something like ${DEFAULT_OPENAI_BASE_URL}`);
+    throw new TypeError(`Invalid base URL "${redactUrl(raw)}": expected something like ${DEFAULT_OPENAI_BASE_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`Invalid base URL "${raw}": only http:// and https:// are supported`);
+    throw new TypeError(`Invalid base URL "${redactUrl(raw)}": only http:// and https:// are supported`);
   }
+  refuseUrlCredentials(url, raw, 'The base URL');
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/v1';
   return url.toString().replace(/\/+$/, '');
 }

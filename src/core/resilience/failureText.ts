@@ -12,6 +12,13 @@ export function endpointLabel(endpoint: ModelEndpoint): string {
 }
 
 export function failureReason(err: ProviderError): string {
+  const base = baseReason(err);
+  // The server's own words, so a refusal says why (a 400 from a validating server, an out-of-memory error).
+  const words = err.options.serverText;
+  return words && words !== 'no error text' ? `${base}: ${words}` : base;
+}
+
+function baseReason(err: ProviderError): string {
   const status = err.options.status;
   switch (err.kind) {
     case 'connection_refused':
@@ -29,7 +36,7 @@ export function failureReason(err: ProviderError): string {
     case 'first_byte_timeout':
       return 'the server did not start answering in time';
     case 'invalid_response':
-      return 'the server sent a reply that could not be read';
+      return `the server sent a reply that could not be read${status !== undefined ? ` (HTTP ${status})` : ''}`;
     case 'aborted':
       return 'the request was cancelled';
   }
@@ -45,6 +52,8 @@ function adviceFor(err: ProviderError, endpoint: ModelEndpoint): string {
   if (err.kind === 'http' && status === 404) return 'Download or load the model (for Ollama: `ollama pull <model>`), or choose another model';
   if (err.kind === 'http' && status >= 500) return 'The server may have crashed or run out of memory: check its log, or try a smaller model or a smaller context size';
   if (err.kind === 'first_byte_timeout') return 'The model may still be loading: wait a moment, or raise the first-reply timeout';
+  if (err.kind === 'http' && status === 429) return 'The server is busy or rate-limited: wait a little';
+  if ((err.kind === 'http' || err.kind === 'invalid_response') && err.options.serverText) return "Act on the server's message above, or choose another model";
   return 'Check that the model server is running and the model is loaded, or choose another model';
 }
 
