@@ -1,6 +1,7 @@
 // Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
 import { parseCli, UsageError, USAGE } from './args';
 import { killTrackedChildren } from '../mcp/processes';
+import { runLastWords } from './lastWords';
 
 /** How long the work may take to wind down after Ctrl-C or SIGTERM before the process exits anyway. */
 const STOP_GRACE_MS = 2000;
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
   const exitNow = (why: string) => {
     // Never leave MCP server processes behind, whatever is still stopping.
     killTrackedChildren();
+    runLastWords();
     process.stderr.write(`localharness: ${why}; stopped the MCP servers and exiting\n`);
     process.exit(130);
   };

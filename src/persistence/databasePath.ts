@@ -54,6 +54,8 @@ export function classifyDatabaseFile(
   journalFile: string,
   migrations: readonly Migration[],
   shownAs: string = real,
+  /** Only our databases can be at this path: any file there is ours, perhaps damaged. */
+  owned = false,
 ): DatabaseFileState {
   let stat;
   try {
@@ -69,7 +71,7 @@ export function classifyDatabaseFile(
   }
   if (!stat.isFile()) throw new PersistenceError('not-a-database', `${shownAs} is not a regular file; pass a session database file.`);
   if (stat.size === 0) return 'new';
-  const ourJournal = existsSync(journalFile);
+  const ourJournal = owned || existsSync(journalFile);
   if (!hasSqliteHeader(real)) {
     if (ourJournal) return 'ours'; // our file, overwritten or damaged: loading moves it aside
     throw new PersistenceError(

@@ -41,6 +41,11 @@ export interface JournaledDatabaseOptions {
   onNotice?: (notice: StoreNotice) => void;
   signal?: AbortSignal;
   /**
+   * The path is ours by construction (the editor's own storage folder), so whatever file is there is a damaged
+   * database of ours and may be moved aside. Unset (a path the user typed), someone else's file is refused.
+   */
+  ownedPath?: boolean;
+  /**
    * Look without touching: no lock (a running agent may hold it), no journal writes, no folds, nothing
    * moved aside. Shows the file plus the journal as it is at open time. Writes fail with "read-only".
    */
@@ -85,7 +90,7 @@ export class JournaledDatabase {
     const journalFile = journalPathFor(absolute);
     const now = () => (options.clock ?? systemClock).now();
     // Refuse a folder or someone else's file before anything (lock, temp files, folders) touches the disk.
-    classifyDatabaseFile(await loadSqlJs(options.wasmPath), absolute, journalFile, options.migrations, path.resolve(file));
+    classifyDatabaseFile(await loadSqlJs(options.wasmPath), absolute, journalFile, options.migrations, path.resolve(file), options.ownedPath === true);
     options.signal?.throwIfAborted();
     mkdirSync(path.dirname(absolute), { recursive: true });
     const lock = options.lock === false ? undefined : acquireLock(`${absolute}.lock`, `The session database ${absolute}`);
