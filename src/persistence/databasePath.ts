@@ -11,6 +11,8 @@ import type { Migration } from './migrations';
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const MAX_LINKS = 40;
+/** The names our database files have (sessions.db, index.db). */
+const DATABASE_NAME = /\.db$/i;
 
 /** The absolute path that writes must go to: symlinks resolved, even one whose target does not exist yet. */
 export function realDatabasePath(file: string): string {
@@ -72,8 +74,11 @@ export function classifyDatabaseFile(
   if (!stat.isFile()) throw new PersistenceError('not-a-database', `${shownAs} is not a regular file; pass a session database file.`);
   if (stat.size === 0) return 'new';
   const ourJournal = owned || existsSync(journalFile);
+  // Unreadable bytes under a database file name (sessions.db) are taken for a damaged database of ours: moved
+  // aside, kept, never deleted. Any other name (main.c, notes.txt) is someone's file and is refused.
+  const damagedOurs = ourJournal || DATABASE_NAME.test(real);
   if (!hasSqliteHeader(real)) {
-    if (ourJournal) return 'ours'; // our file, overwritten or damaged: loading moves it aside
+    if (damagedOurs) return 'ours'; // our file, overwritten or damaged: loading moves it aside
     throw new PersistenceError(
       'not-a-database',
       `${shownAs} is not a Local Harness session database (not a SQLite file); it was left untouched. Pass another --db path.`,
@@ -81,7 +86,7 @@ export function classifyDatabaseFile(
   }
   const tables = tableNames(SQL, real);
   if (tables === undefined) {
-    if (ourJournal) return 'ours';
+    if (damagedOurs) return 'ours';
     throw new PersistenceError(
       'not-a-database',
       `${shownAs} is a damaged SQLite file that is not recognisably a Local Harness database; it was left untouched. Pass another --db path.`,

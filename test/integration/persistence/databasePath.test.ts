@@ -96,3 +96,15 @@ test('a symlinked database stays a link, its target gets the session, and the lo
   await assert.rejects(open(link), (err: unknown) => err instanceof PersistenceError && err.code === 'locked');
   await direct.close();
 });
+
+test('unreadable bytes under a database name (sessions.db) are a damaged database of ours: moved aside, kept', async (t) => {
+  const root = tempDir(t);
+  const file = path.join(root, 'sessions.db');
+  writeFileSync(file, 'not sqlite at all '.repeat(50));
+  const store = await open(file);
+  assert.equal(store.notices[0]?.kind, 'database-moved-aside');
+  await store.close();
+  const aside = readdirSync(root).find((n) => n.startsWith('sessions.db.corrupt-'));
+  assert.ok(aside);
+  assert.equal(readFileSync(path.join(root, aside), 'utf8'), 'not sqlite at all '.repeat(50));
+});
