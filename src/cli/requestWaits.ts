@@ -8,6 +8,15 @@ export interface RequestWaits {
   onWaiting: (message: string) => void;
 }
 
+/** LOCALHARNESS_MAX_REPLY_CHARS: a fixed cap on one reply (default: a share of the context window). */
+export function maxReplyCharsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.LOCALHARNESS_MAX_REPLY_CHARS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1000 || n > 10_000_000) throw new UsageError(`LOCALHARNESS_MAX_REPLY_CHARS must be a whole number of characters from 1000 to 10000000, got "${raw}"`);
+  return n;
+}
+
 export function requestWaits(env: NodeJS.ProcessEnv, say: (message: string) => void): RequestWaits {
   const info = msFromEnv(env, 'LOCALHARNESS_INFO_TIMEOUT_MS');
   const embed = msFromEnv(env, 'LOCALHARNESS_EMBED_TIMEOUT_MS');

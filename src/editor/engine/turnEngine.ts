@@ -5,6 +5,7 @@ import type { ProcessRunner } from '../../core/ports';
 import { ToolRegistry } from '../../core/tools/registry';
 import { registerBuiltinTools } from '../../core/tools/builtin';
 import { createProvider } from '../../providers';
+import { BoundedReplyProvider } from '../../core/resilience/boundedReplies';
 import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
@@ -38,7 +39,8 @@ export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey 
     // Model-info and embedding requests have short deadlines of their own; a slow one is noted in the log.
     onWaiting: (message) => log.info(message),
   });
-  return new LoggingProvider(inner, log);
+  // Replies over a share of the window are cut and repetition loops stopped while streaming.
+  return new LoggingProvider(new BoundedReplyProvider(inner), log);
 }
 
 export function createToolRegistry(): ToolRegistry {
