@@ -25,6 +25,7 @@ const CHECK_EVERY = 200;
 export class ReplyGuard {
   private text = '';
   private checkedAt = 0;
+  private suspectFrom: number | undefined;
 
   constructor(private readonly limits: ReplyGuardLimits) {}
 
@@ -35,6 +36,10 @@ export class ReplyGuard {
       this.checkedAt = this.text.length;
       const loop = findRepeatingTail(this.text, this.limits);
       if (loop) return { kind: 'loop', keep: loop.start + loop.period, period: loop.period, repeats: loop.repeats };
+      // A few repeats already: hold the text back from the second copy on, until it either turns into a loop
+      // (then it is never shown) or moves on (then it is shown late, once).
+      const early = findRepeatingTail(this.text, { ...SUSPECT, maxPeriod: this.limits.maxPeriod ?? DEFAULTS.maxPeriod });
+      this.suspectFrom = early ? early.start + early.period : undefined;
     }
     if (this.text.length > this.limits.maxChars) return { kind: 'too_long', keep: this.limits.maxChars, limit: this.limits.maxChars };
     return undefined;
@@ -43,7 +48,15 @@ export class ReplyGuard {
   get length(): number {
     return this.text.length;
   }
+
+  /** How much of the text may be shown now (the rest may be the start of a loop). */
+  get showable(): number {
+    return this.suspectFrom ?? this.text.length;
+  }
 }
+
+/** Three repeats over 150+ characters: maybe the start of a loop, worth holding back. */
+const SUSPECT = { minRepeats: 3, minLoopChars: 150 };
 
 export interface RepeatingTail {
   /** Where the repeated run starts. */

@@ -57,24 +57,50 @@ export class BoundedReplyProvider implements ChatProvider {
 
 /** Passes the stream through until the text or thinking goes wrong; then a note, a clean end, and the request closed. */
 export async function* boundedStream(stream: AsyncIterable<StreamDelta>, maxChars: number): AsyncGenerator<StreamDelta> {
-  const guards = { text: new ReplyGuard({ maxChars }), thinking: new ReplyGuard({ maxChars }) };
+  const parts = { text: new Held(maxChars), thinking: new Held(maxChars) };
   for await (const delta of stream) {
     if (delta.type !== 'text' && delta.type !== 'thinking') {
+      // Anything else (tool calls, usage, the end) comes after all the text: show what was held back first.
+      yield* parts.thinking.flush('thinking');
+      yield* parts.text.flush('text');
       yield delta;
       continue;
     }
-    const guard = guards[delta.type];
-    const before = guard.length;
-    const stop = guard.push(delta.text);
+    const part = parts[delta.type];
+    const stop = part.guard.push(delta.text);
+    part.all += delta.text;
     if (!stop) {
-      yield delta;
+      yield* part.release(delta.type, part.guard.showable);
       continue;
     }
-    // Keep what is before the cut (for a loop, one copy of the repeated passage); what was already shown stays shown.
-    const keepHere = Math.max(0, stop.keep - before);
-    if (keepHere > 0) yield { type: delta.type, text: delta.text.slice(0, keepHere) };
+    // Keep what is before the cut (for a loop, one copy of the repeated passage), then the note.
+    yield* part.release(delta.type, Math.max(stop.keep, part.shown));
     yield* ending(stop, delta.type === 'text' ? 'reply' : 'thinking');
     return; // leaving the loop closes the request: the server stops generating
+  }
+  yield* parts.thinking.flush('thinking');
+  yield* parts.text.flush('text');
+}
+
+/** One part of the reply (text or thinking): all of it so far, and how much was passed on. */
+class Held {
+  readonly guard: ReplyGuard;
+  all = '';
+  shown = 0;
+
+  constructor(maxChars: number) {
+    this.guard = new ReplyGuard({ maxChars });
+  }
+
+  *release(type: 'text' | 'thinking', upTo: number): Generator<StreamDelta> {
+    const end = Math.min(upTo, this.all.length);
+    if (end <= this.shown) return;
+    yield { type, text: this.all.slice(this.shown, end) };
+    this.shown = end;
+  }
+
+  *flush(type: 'text' | 'thinking'): Generator<StreamDelta> {
+    yield* this.release(type, this.all.length);
   }
 }
 

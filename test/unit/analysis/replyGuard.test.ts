@@ -55,3 +55,21 @@ test('the bounded stream keeps the text up to the cut, adds the note, ends clean
   assert.equal(maxReplyCharsFor({ contextSize: 8192 }), 12_288);
   assert.equal(maxReplyCharsFor({ contextSize: 8192 }, { maxReplyChars: 2000 }), 2000);
 });
+
+test('text held back while it might be a loop is shown in full, in order, once the repetition moves on', async () => {
+  const line = 'const value = compute(input);\n';
+  const parts = ['Start.\n', ...Array.from({ length: 5 }, () => line), ...Array.from({ length: 300 }, (_, i) => `different line number ${i}\n`)];
+  async function* source(): AsyncGenerator<StreamDelta> {
+    for (const p of parts) yield { type: 'text', text: p };
+    yield { type: 'tool_call', call: { id: 'c1', name: 'read_file', arguments: {} } };
+    yield { type: 'done', finishReason: 'stop' };
+  }
+  let text = '';
+  const order: string[] = [];
+  for await (const d of boundedStream(source(), 1_000_000)) {
+    if (d.type === 'text') text += d.text;
+    if (order.at(-1) !== d.type) order.push(d.type);
+  }
+  assert.equal(text, parts.join(''));
+  assert.deepEqual(order, ['text', 'tool_call', 'done']);
+});
