@@ -13,9 +13,19 @@ export function endpointLabel(endpoint: ModelEndpoint): string {
 
 export function failureReason(err: ProviderError): string {
   const base = baseReason(err);
-  // The server's own words, so a refusal says why (a 400 from a validating server, an out-of-memory error).
+  // A refusal (4xx) or an unreadable reply says why in the server's words (a 400 from a validating server, a JSON
+  // error sent with 200). A 5xx keeps its short form here; allFailedMessage adds what the server said.
+  const words = serverWords(err);
+  return words && !isServerFailure(err) ? `${base}: ${words}` : base;
+}
+
+function serverWords(err: ProviderError): string | undefined {
   const words = err.options.serverText;
-  return words && words !== 'no error text' ? `${base}: ${words}` : base;
+  return words && words !== 'no error text' ? words : undefined;
+}
+
+function isServerFailure(err: ProviderError): boolean {
+  return err.kind === 'http' && (err.options.status ?? 0) >= 500;
 }
 
 function baseReason(err: ProviderError): string {
@@ -69,5 +79,7 @@ export function allFailedMessage(failures: readonly EndpointFailure[]): string {
     .join('; ');
   const last = failures[failures.length - 1]!;
   const fallbackHint = failures.length === 1 ? ' You can also add fallback models in the settings.' : '';
-  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error, last.endpoint)}, then send the message again.${fallbackHint}`;
+  const words = serverWords(last.error);
+  const said = words && isServerFailure(last.error) ? ` The server said: ${words}.` : '';
+  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error, last.endpoint)}, then send the message again.${fallbackHint}${said}`;
 }
