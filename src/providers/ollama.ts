@@ -205,9 +205,10 @@ export class OllamaProvider implements ChatProvider {
     messages: OllamaChatRequest['messages'],
   ): Promise<OllamaChatRequest & { stream: true }> {
     const needsInfo = request.contextSize === undefined || request.think !== undefined;
-    const info = needsInfo
-      ? await this.bounded(`/api/show (model info for ${request.model})`, 'info', request.signal, (bounded) => this.cachedModelInfo(request.model, bounded))
-      : undefined;
+    const info = !needsInfo
+      ? undefined
+      : (this.infoCache.get(request.model) ??
+        (await this.bounded(`/api/show (model info for ${request.model})`, 'info', request.signal, (bounded) => this.cachedModelInfo(request.model, bounded))));
     // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
     const numCtx = request.contextSize ?? info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
     const canThink = info?.capabilities?.includes('thinking') ?? false;
