@@ -27,7 +27,12 @@ export interface OriginKey {
 }
 
 /** The provider for `settings`. The key goes along only when it belongs to the origin the settings send to. */
-export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey | undefined, log: Logger): ChatProvider {
+export function createChatProvider(
+  settings: HarnessSettings,
+  apiKey: OriginKey | undefined,
+  log: Logger,
+  onWaiting?: (message: string) => void,
+): ChatProvider {
   const baseUrl = serverUrl(settings);
   const keyFits = settings.provider === 'openai' && apiKey !== undefined && apiKey.value !== '' && originOf(baseUrl) === apiKey.origin;
   const inner = createProvider({
@@ -36,8 +41,11 @@ export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey 
     firstByteTimeoutMs: settings.firstByteTimeoutMs,
     ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
     ...(keyFits && { apiKey: apiKey.value }),
-    // Model-info and embedding requests have short deadlines of their own; a slow one is noted in the log.
-    onWaiting: (message) => log.info(message),
+    // Model-info and embedding requests have short deadlines of their own; a slow one is logged and shown.
+    onWaiting: (message) => {
+      log.info(message);
+      onWaiting?.(message);
+    },
   });
   // Replies over a share of the window are cut and repetition loops stopped while streaming.
   return new LoggingProvider(new BoundedReplyProvider(inner), log);
