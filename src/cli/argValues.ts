@@ -5,11 +5,22 @@ import { parseSandboxLimits, SANDBOX_LIMIT_FLAGS, type SandboxLimits } from '../
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './usageError';
+import { checkApiKey, redactUrl, refuseUrlCredentials } from '../providers/endpointSecrets';
 
-export function positiveInt(name: string, value: string | undefined): number | undefined {
+/** Upper bounds of numeric flags: a typo like `--num-ctx 99999999999` must not reach the server as is. */
+export const FLAG_MAX: Readonly<Record<string, number>> = {
+  '--num-ctx': 4_194_304,
+  '--max-rounds': 10_000,
+  '--max-tools': 1_000,
+  '--first-byte-timeout': 3_600,
+  '--k': 1_000,
+};
+
+export function positiveInt(name: string, value: string | undefined, max = FLAG_MAX[name] ?? Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  const n = Number(value.trim() === '' ? NaN : value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+  if (n > max) throw new UsageError(`${name} must be at most ${max}, got "${value}"`);
   return n;
 }
 
@@ -74,4 +85,35 @@ export function providerOf(value: string | undefined, flag = '--provider'): 'oll
   const provider = value ?? 'ollama';
   if (provider !== 'ollama' && provider !== 'openai') throw new UsageError(`${flag} must be ollama or openai, got "${provider}"`);
   return provider;
+}
+
+/**
+ * Server addresses and the API key, checked before anything is sent: a URL that does not parse, is not http(s)
+ * or carries a password, and a key with a line break, are usage errors whose message never shows the secret.
+ */
+export function checkEndpointInputs(values: FlagValues, env: NodeJS.ProcessEnv): void {
+  for (const flag of ['base-url', 'planner-base-url', 'executor-base-url']) {
+    const raw = values[flag];
+    if (typeof raw !== 'string' || raw.trim() === '') continue;
+    let url: URL;
+    try {
+      url = new URL(raw.includes('://') ? raw : `http://${raw}`);
+    } catch {
+      throw new UsageError(`--${flag} "${redactUrl(raw)}" is not a URL; expected something like http://127.0.0.1:11434`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${flag} "${redactUrl(raw)}": only http:// and https:// are supported`);
+    try {
+      refuseUrlCredentials(url, raw, `--${flag}`);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  const key = env.LOCALHARNESS_API_KEY;
+  if (key) {
+    try {
+      checkApiKey(key, 'LOCALHARNESS_API_KEY');
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
 }

@@ -5,7 +5,7 @@ import type { RiskLevel } from '../core/tools/tool';
 import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
 
 import { UsageError } from './usageError';
-import { firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
+import { checkEndpointInputs, firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
@@ -189,6 +189,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     const action = parseSessionsAction(rest, values);
     return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }), ...(action && { action }) };
   }
+  // Before anything is sent anywhere: no password in a URL, no line break in the key (never printed).
+  checkEndpointInputs(values, env);
   if (command !== 'mcp') {
     for (const option of ['arg', 'out'] as const) {
       if (values[option] !== undefined) throw new UsageError(`--${option} only works with \`mcp ${option === 'out' ? 'resource' : 'resource` and `mcp prompt'}\``);

@@ -4,6 +4,7 @@ import type { KnowledgeStorePort } from '../core/knowledge/types';
 import { PersistenceError } from '../persistence/errors';
 import type { SessionRecorder } from '../persistence/sessionRecorder';
 import { UsageError } from './args';
+import { atLastMoment } from './lastWords';
 
 export interface CliSession extends SessionRecorder {
   /** The index of the workspace at `workspaceRoot` (absolute) stored in the same database (`localharness index`). */
@@ -33,10 +34,13 @@ export async function openCliSession(
     throw err;
   }
   if (recorder.interrupted) warn(`session ${recorder.id} was interrupted in the middle of a turn; continuing it.`);
+  // Exiting before the turn winds down (a command that ignores Ctrl-C): the running call still gets a result.
+  const forget = atLastMoment(() => recorder.answerOpenCalls());
   return {
     ...recorder,
     knowledgeFor: (workspaceRoot) => store.knowledgeFor(workspaceRoot),
     close: async () => {
+      forget();
       await recorder.settle();
       await store.close();
     },

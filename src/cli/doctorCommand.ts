@@ -9,6 +9,7 @@ import { setupCheckPlan } from '../core/setupCheck/setupCheckPlan';
 import { renderSetupReport } from '../core/setupCheck/renderText';
 import { runSetupCheck } from '../core/setupCheck/runSetupCheck';
 import { createProvider } from '../providers/index';
+import { requestWaits } from './requestWaits';
 import type { DoctorOptions } from './doctorArgs';
 import { loadCliConfig } from './cliConfig';
 import { defaultDbPath } from './dbPath';
@@ -26,6 +27,7 @@ export async function doctorCommand(options: DoctorOptions, io: DoctorIo, signal
   const provider = createProvider({
     provider: options.provider,
     firstByteTimeoutMs: options.firstByteTimeoutMs,
+    ...requestWaits(io.env, (message) => io.stderr.write(`  ${message}\n`)),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
     ...(options.apiKey && { apiKey: options.apiKey }),
   });

@@ -8,6 +8,7 @@ import { walkFiles } from '../core/tools/builtin/walk';
 import { PathError } from '../core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
+import { requestWaits } from './requestWaits';
 import type { Indexer, IndexResult } from '../indexing/indexer';
 import { UsageError, type IndexOptions } from './args';
 import { defaultDbPath } from './dbPath';
@@ -27,7 +28,7 @@ export async function indexCommand(options: IndexOptions, io: KnowledgeIo, signa
   if (!dbPath) throw new UsageError('index needs --db FILE (or LOCALHARNESS_DB): the index is stored in that database');
   const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
   if (options.remove) return removeFromIndex(options, workspace, dbPath, io, warn);
-  const provider = providerFor(options);
+  const provider = providerFor(options, (message) => io.stderr.write(`localharness: ${message}\n`));
 
   // Full indexing needs a chat model for the summaries; the other modes never call one.
   let model = '';
@@ -91,10 +92,11 @@ export function checkedWorkspace(given: string): string {
   return workspace;
 }
 
-export function providerFor(options: Pick<IndexOptions, 'provider' | 'baseUrl' | 'apiKey' | 'firstByteTimeoutMs'>): ChatProvider {
+export function providerFor(options: Pick<IndexOptions, 'provider' | 'baseUrl' | 'apiKey' | 'firstByteTimeoutMs'>, say: (message: string) => void): ChatProvider {
   return createProvider({
     provider: options.provider,
     firstByteTimeoutMs: options.firstByteTimeoutMs,
+    ...requestWaits(process.env, say),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
     ...(options.apiKey && { apiKey: options.apiKey }),
   });

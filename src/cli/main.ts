@@ -1,6 +1,7 @@
 // Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
 import { parseCli, UsageError, USAGE } from './args';
 import { killTrackedChildren } from '../mcp/processes';
+import { runLastWords } from './lastWords';
 
 /** How long the work may take to wind down after Ctrl-C or SIGTERM before the process exits anyway. */
 const STOP_GRACE_MS = 2000;
@@ -21,7 +22,8 @@ async function main(): Promise<number> {
     options = parseCli(process.argv.slice(2), process.env, process.cwd());
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`localharness: ${e.message}\n${USAGE}\n`);
+      // One line: the mistake and where the help is, not 80 lines of usage burying it.
+      process.stderr.write(`localharness: ${oneLine(e.message)} (see: localharness --help)\n`);
       return 2;
     }
     throw e;
@@ -37,6 +39,7 @@ async function main(): Promise<number> {
   const exitNow = (why: string) => {
     // Never leave MCP server processes behind, whatever is still stopping.
     killTrackedChildren();
+    runLastWords();
     process.stderr.write(`localharness: ${why}; stopped the MCP servers and exiting\n`);
     process.exit(130);
   };
@@ -73,13 +76,17 @@ async function main(): Promise<number> {
     const { runCommand } = await import('./runCommand');
     return await runCommand(options, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, controller.signal);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`localharness: ${e.message}\n`);
+    if (e instanceof UsageError || (e as { code?: unknown })?.code === 'not-a-database') {
+      process.stderr.write(`localharness: ${oneLine((e as Error).message)}\n`);
       return 2;
     }
     process.stderr.write(`localharness: ${(e as Error)?.message ?? String(e)}\n`);
     return 1;
   }
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ');
 }
 
 declare const VERSION: string;

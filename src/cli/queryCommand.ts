@@ -33,7 +33,7 @@ export async function queryCommand(options: QueryOptions, io: KnowledgeIo, signa
     const { retriever } = createKnowledge({
       store: knowledgeStore,
       vectors: store.vectors,
-      provider: providerFor(options),
+      provider: providerFor(options, (message) => io.stderr.write(`localharness: ${message}\n`)),
       model: '',
       embedModel,
       fs: new NodeFileSystem(),

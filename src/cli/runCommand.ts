@@ -14,6 +14,8 @@ import { registerBuiltinTools } from '../core/tools/builtin/index';
 import { createWorkerSearchEngine } from '../node/workerSearchEngine';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import { createProvider } from '../providers/index';
+import { maxReplyCharsFromEnv, requestWaits } from './requestWaits';
+import { BoundedReplyProvider } from '../core/resilience/boundedReplies';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { savedRunOf, unfinishedRun } from '../persistence/planRuns';
@@ -34,6 +36,10 @@ export interface CliIo {
 }
 
 /** Returns the process exit code: 0 normal end, 1 failure. */
+function bounded(provider: ChatProvider, options: { maxReplyChars?: number }): ChatProvider {
+  return new BoundedReplyProvider(provider, options);
+}
+
 export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSignal): Promise<number> {
   const workspace = path.resolve(options.workspace);
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
@@ -49,13 +55,16 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     if (e.type === 'error') lastError = e.message;
   });
 
+  const maxReplyChars = maxReplyCharsFromEnv(process.env);
+  // Replies over a share of the window are cut and repetition loops stopped while streaming (boundedReplies.ts).
   const makeProvider = (baseUrl: string | undefined, kind: 'ollama' | 'openai' = options.provider): ChatProvider =>
-    createProvider({
+    bounded(createProvider({
       provider: kind,
       firstByteTimeoutMs: options.firstByteTimeoutMs,
+      ...requestWaits(process.env, (message) => bus.emit({ type: 'status', message })),
       ...(baseUrl && { baseUrl }),
       ...(options.apiKey && { apiKey: options.apiKey }),
-    });
+    }), maxReplyChars === undefined ? {} : { maxReplyChars });
   const planned = options.orchestrator;
   // A planner or executor on another kind of server without its own URL uses that kind's default address.
   const endpointUrl = (url: string | undefined, kind: 'ollama' | 'openai' | undefined): string | undefined =>

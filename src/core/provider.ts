@@ -161,14 +161,23 @@ export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
-    readonly options: { status?: number; retryable?: boolean; cause?: unknown } = {},
+    readonly options: {
+      status?: number;
+      retryable?: boolean;
+      cause?: unknown;
+      /** The server's own message (JSON error, the text of an HTML page), for the user. */
+      serverText?: string;
+      /** How long the server asked us to wait (Retry-After on 429/503). */
+      retryAfterMs?: number;
+    } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
   }
   get retryable(): boolean {
     if (this.options.retryable !== undefined) return this.options.retryable;
-    if (this.kind === 'http') return (this.options.status ?? 0) >= 500;
+    // 429 is worth another try only when the server says when (Retry-After); 5xx always.
+    if (this.kind === 'http') return (this.options.status ?? 0) >= 500 || (this.options.status === 429 && this.options.retryAfterMs !== undefined);
     return this.kind === 'stream_error' || this.kind === 'incomplete_stream';
   }
 }

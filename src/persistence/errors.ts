@@ -13,6 +13,8 @@ export type PersistenceErrorCode =
   | 'locked'
   /** The store was opened read-only. */
   | 'read-only'
+  /** The path is a folder or someone else's file: refused, left untouched. */
+  | 'not-a-database'
   /** The disk said no (full, read-only, permissions). */
   | 'io';
 

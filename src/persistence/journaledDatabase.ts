@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Database, SqlValue, Statement } from 'sql.js';
 import { systemClock, type Clock } from '../core/ports';
 import { moveAside, writeFileAtomic } from './atomicFile';
+import { classifyDatabaseFile, realDatabasePath } from './databasePath';
 import { PersistenceError, describeError } from './errors';
 import { acquireLock, type FileLock } from './fileLock';
 import { readJournalFile, type JournalOp } from './journalFormat';
@@ -39,6 +40,11 @@ export interface JournaledDatabaseOptions {
   foldIdleMs?: number;
   onNotice?: (notice: StoreNotice) => void;
   signal?: AbortSignal;
+  /**
+   * The path is ours by construction (the editor's own storage folder), so whatever file is there is a damaged
+   * database of ours and may be moved aside. Unset (a path the user typed), someone else's file is refused.
+   */
+  ownedPath?: boolean;
   /**
    * Look without touching: no lock (a running agent may hold it), no journal writes, no folds, nothing
    * moved aside. Shows the file plus the journal as it is at open time. Writes fail with "read-only".
@@ -79,9 +85,13 @@ export class JournaledDatabase {
   static async open(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
     options.signal?.throwIfAborted();
     if (options.readOnly) return JournaledDatabase.openReadOnly(file, options);
-    const absolute = path.resolve(file);
+    // Writes and the lock go to the real file, so a symlinked path stays a link and its target is shared safely.
+    const absolute = realDatabasePath(file);
     const journalFile = journalPathFor(absolute);
     const now = () => (options.clock ?? systemClock).now();
+    // Refuse a folder or someone else's file before anything (lock, temp files, folders) touches the disk.
+    classifyDatabaseFile(await loadSqlJs(options.wasmPath), absolute, journalFile, options.migrations, path.resolve(file), options.ownedPath === true);
+    options.signal?.throwIfAborted();
     mkdirSync(path.dirname(absolute), { recursive: true });
     const lock = options.lock === false ? undefined : acquireLock(`${absolute}.lock`, `The session database ${absolute}`);
     let db: Database | undefined;
@@ -149,7 +159,7 @@ export class JournaledDatabase {
   }
 
   private static async openReadOnly(file: string, options: JournaledDatabaseOptions): Promise<JournaledDatabase> {
-    const absolute = path.resolve(file);
+    const absolute = realDatabasePath(file);
     if (!existsSync(absolute)) throw new PersistenceError('not-found', `No session database at ${absolute}.`);
     const SQL = await loadSqlJs(options.wasmPath);
     options.signal?.throwIfAborted();

@@ -12,6 +12,7 @@ import { PersistenceError } from './errors';
 import { isGitInternal, stateHash } from '../core/checkpoints/history';
 import { DEFAULT_CHECKPOINT_LIMIT_BYTES } from './checkpointHistory';
 import { kvPortOf } from './kvPort';
+import { INTERRUPTED_RESULT, answerUnansweredCalls } from './unansweredCalls';
 import type { SessionStore } from './sessionStore';
 import { contextStateKey, decodeContextState, encodeContextState } from './storedContextState';
 import { decodePlanRuns, PlanRunLog, planRunsKey, type PlanRun } from './planRuns';
@@ -77,6 +78,11 @@ export interface SessionRecorder {
   readonly turnMessageId: number | undefined;
   /** Waits for the writes still running in the background (tool audit, compressions). */
   settle(): Promise<void>;
+  /**
+   * Stores an "interrupted" result for every tool call still without one. Synchronous up to the journal write, so
+   * an exit handler can call it just before the process ends.
+   */
+  answerOpenCalls(): void;
 }
 
 /** Throws PersistenceError('not-found') when `sessionId` names no stored session. */
@@ -95,11 +101,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     info = existing;
     interrupted = existing.status === 'interrupted';
     const rows = options.current ?? (await store.loadMessages(existing.id));
-    history = rows.map((row) => {
+    const stored = rows.map((row) => {
       const message = toChatMessage(row);
       rowIds.set(message, row.id);
       return message;
     });
+    history = await answerStoredCalls(store, existing.id, stored, rowIds, warn);
     storedRuns = decodePlanRuns(await store.getKv(planRunsKey(existing.id)));
     const storedState = await store.getKv(contextStateKey(existing.id));
     contextState = decodeContextState(storedState);
@@ -135,6 +142,8 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     for (const [messageId, byPath] of results) checkpointHistory.recordResults(sid, messageId, byPath);
     results.clear();
   };
+  // Calls of the last assistant reply still waiting for their results.
+  const openCalls = new Map<string, string>();
   let planWrites: Promise<void> = Promise.resolve();
   const planRuns = new PlanRunLog(storedRuns, () => messageCount, (runs) => {
     const text = JSON.stringify(runs);
@@ -169,6 +178,12 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     },
     onMessage: async (message) => {
       messageCount++;
+      if (message.role === 'assistant' && message.toolCalls?.length) {
+        openCalls.clear();
+        for (const call of message.toolCalls) openCalls.set(call.id, call.name);
+      } else if (message.role === 'tool' && message.toolCallId) {
+        openCalls.delete(message.toolCallId);
+      }
       try {
         const rowId = await store.appendMessage(sid, message);
         rowIds.set(message, rowId);
@@ -254,6 +269,13 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
     get turnMessageId() {
       return turnMessageId;
     },
+    answerOpenCalls: () => {
+      for (const [id, name] of [...openCalls]) {
+        openCalls.delete(id);
+        // appendMessage writes the journal before its first await.
+        store.appendMessage(sid, { role: 'tool', content: INTERRUPTED_RESULT, toolCallId: id, toolName: name }).catch((e: Error) => warn(`could not store the interrupted result: ${e.message}`));
+      }
+    },
     settle: async () => {
       try {
         storeResults();
@@ -265,6 +287,31 @@ export async function startRecording(store: SessionStore, options: RecorderOptio
       await planWrites;
     },
   };
+}
+
+/**
+ * Gives every call without a result an "interrupted" one (unansweredCalls.ts). Those at the end are stored, so the
+ * session is whole on disk again; any in the middle (a turn sent after a broken one) are added on every load.
+ */
+async function answerStoredCalls(
+  store: SessionStore,
+  sessionId: string,
+  stored: ChatMessage[],
+  rowIds: WeakMap<ChatMessage, number>,
+  warn: (message: string) => void,
+): Promise<ChatMessage[]> {
+  const { history, added, atTail } = answerUnansweredCalls(stored);
+  if (added.length === 0) return stored;
+  warn(`${added.length} tool call(s) of session ${sessionId} had no result (the session stopped while they ran); each now says it was interrupted.`);
+  for (const message of added.slice(added.length - atTail)) {
+    try {
+      rowIds.set(message, await store.appendMessage(sessionId, message));
+    } catch (err) {
+      // Read-only (another window writes this session): the result still goes to the model, from memory.
+      if (!(err instanceof PersistenceError && err.code === 'read-only')) throw err;
+    }
+  }
+  return history;
 }
 
 export function toChatMessage(row: StoredMessage): ChatMessage {

@@ -16,6 +16,11 @@ export interface ProviderSettings {
   loadingStatusDelayMs?: number;
   fetch?: typeof fetch;
   clock?: ProviderClock;
+  /** Deadline of one model-info request (default 15 s) and of one embedding batch (default 30 s). */
+  infoTimeoutMs?: number;
+  embedTimeoutMs?: number;
+  /** Told what a slow model-info or embedding request is waiting for. */
+  onWaiting?: (message: string) => void;
 }
 
 export function createProvider(settings: ProviderSettings): ChatProvider {
@@ -24,6 +29,9 @@ export function createProvider(settings: ProviderSettings): ChatProvider {
     ...(settings.loadingStatusDelayMs !== undefined && { loadingStatusDelayMs: settings.loadingStatusDelayMs }),
     ...(settings.fetch && { fetch: settings.fetch }),
     ...(settings.clock && { clock: settings.clock }),
+    ...(settings.infoTimeoutMs !== undefined && { infoTimeoutMs: settings.infoTimeoutMs }),
+    ...(settings.embedTimeoutMs !== undefined && { embedTimeoutMs: settings.embedTimeoutMs }),
+    ...(settings.onWaiting && { onWaiting: settings.onWaiting }),
   };
   const baseUrl = settings.baseUrl?.trim() || undefined;
   switch (settings.provider) {

@@ -20,6 +20,9 @@ const CUT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_ABORTED']
 export function toProviderError(err: unknown, context: ErrorContext, specific?: SpecificMapper): ProviderError {
   if (err instanceof ProviderError) return err;
   if (context.signal.aborted) return abortedError(err);
+  // Our own fetch wrapper's error (serverWords.ts), wrapped by a client library as a "connection error".
+  const ours = providerErrorInside(err);
+  if (ours) return ours;
   const mapped = specific?.(err);
   if (mapped) return mapped;
   const codes = errorCodes(err);
@@ -48,6 +51,15 @@ export function toProviderError(err: unknown, context: ErrorContext, specific?: 
     });
   }
   return new ProviderError('stream_error', `${capitalise(context.serverLabel)} failed: ${messageOf(err)}`, { cause: err });
+}
+
+function providerErrorInside(err: unknown): ProviderError | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    if (current instanceof ProviderError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 export function abortedError(cause?: unknown): ProviderError {

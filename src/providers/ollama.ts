@@ -32,7 +32,10 @@ import {
   type ErrorContext,
 } from './networkErrors';
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
+import { redactUrl, refuseUrlCredentials } from './endpointSecrets';
+import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_KEEP_ALIVE = '30m';
@@ -51,6 +54,12 @@ export interface OllamaOptions {
   /** When to report "loading model…" while waiting; default 3 s. */
   loadingStatusDelayMs?: number;
   clock?: ProviderClock;
+  /** Deadline of one model-info request (`/api/show`, `/api/ps`, `/api/tags`); default 15 s. */
+  infoTimeoutMs?: number;
+  /** Deadline of one embedding batch; default 30 s. */
+  embedTimeoutMs?: number;
+  /** Told what a slow model-info or embedding request is waiting for. */
+  onWaiting?: (message: string) => void;
 }
 
 const START_HINT = 'Start it with `ollama serve` (or open the Ollama app), then check the Ollama host setting.';
@@ -69,15 +78,31 @@ export class OllamaProvider implements ChatProvider {
   /** `/api/show` answers per model; only successes are kept. */
   private readonly infoCache = new Map<string, ModelInfo>();
   private readonly cacheEstimate = new PromptCacheEstimate();
+  private readonly deadlines: DeadlineSettings;
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.label = `Ollama at ${this.baseUrl}`;
+    this.fetchFn = serverWordsFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+      label: this.label,
+      wire: 'ollama',
+      hint: (status, words, model) => (status === 404 && model && /not found/i.test(words) ? ` Pull it with \`ollama pull ${model}\`.` : ''),
+    });
     this.keepAlive = options.keepAlive ?? DEFAULT_KEEP_ALIVE;
     this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
     this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
     this.clock = options.clock ?? systemProviderClock;
-    this.label = `Ollama at ${this.baseUrl}`;
+    this.deadlines = {
+      infoTimeoutMs: options.infoTimeoutMs ?? DEFAULT_INFO_TIMEOUT_MS,
+      embedTimeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
+      clock: this.clock,
+      ...(options.onWaiting && { onWaiting: options.onWaiting }),
+    };
+  }
+
+  /** A request with its own short deadline (model info, embeddings), on a client bound to the deadline's signal. */
+  private bounded<T>(what: string, kind: DeadlineCall['kind'], signal: AbortSignal, fn: (client: Ollama) => Promise<T>): Promise<T> {
+    return withDeadline(this.deadlines, { label: this.label, what, kind, signal }, (bounded) => fn(this.client(bounded)));
   }
 
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
@@ -87,7 +112,7 @@ export class OllamaProvider implements ChatProvider {
       signal: request.signal,
       open: async (signal) => {
         const client = this.client(signal);
-        const stream = await client.chat(await this.buildBody(request, messages, client));
+        const stream = await client.chat(await this.buildBody(request, messages));
         streamOpened = true;
         return stream;
       },
@@ -101,7 +126,7 @@ export class OllamaProvider implements ChatProvider {
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
     try {
-      const list = await this.client(signal).list();
+      const list = await this.bounded('/api/tags (the model list)', 'info', signal, (client) => client.list());
       return (list.models ?? []).map((m) => ({ name: m.name }));
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, undefined, false, false));
@@ -110,7 +135,7 @@ export class OllamaProvider implements ChatProvider {
 
   async modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo> {
     try {
-      return await this.fetchModelInfo(model, this.client(signal));
+      return await this.bounded(`/api/show (model info for ${model})`, 'info', signal, (client) => this.fetchModelInfo(model, client));
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e, model, false, false));
     }
@@ -118,10 +143,11 @@ export class OllamaProvider implements ChatProvider {
 
   /** `/api/embed`, in batches. A missing model, or one that cannot embed, throws EmbeddingUnavailableError. */
   async embed(model: string, input: readonly string[], signal: AbortSignal): Promise<number[][]> {
-    const client = this.client(signal);
     try {
       return await embedInBatches(model, input, this.label, async (batch) => {
-        const response = await client.embed({ model, input: batch, truncate: true, keep_alive: this.keepAlive });
+        const response = await this.bounded(`/api/embed (embeddings with ${model})`, 'embed', signal, (client) =>
+          client.embed({ model, input: batch, truncate: true, keep_alive: this.keepAlive }),
+        );
         return response?.embeddings;
       });
     } catch (err) {
@@ -139,16 +165,20 @@ export class OllamaProvider implements ChatProvider {
   /** `/api/ps`: Ollama lists loaded models with the `context_length` each runs (newer servers; older ones omit it). */
   async runningContextLength(model: string, signal: AbortSignal): Promise<number | undefined> {
     try {
-      return positive((await this.psEntry(model, this.client(signal)))?.context_length);
+      return positive((await this.bounded('/api/ps (loaded models)', 'info', signal, (client) => this.psEntry(model, client)))?.context_length);
     } catch (err) {
       if (signal.aborted) throw toProviderError(err, this.errorContext(signal));
+      if (err instanceof ProviderError && err.kind === 'first_byte_timeout') throw err; // hung, not old
       return undefined; // an old server without /api/ps is no error: the counts still tell
     }
   }
 
   /** `/api/version` and `/api/ps`, asked fresh. */
   async serverStatus(model: string, signal: AbortSignal): Promise<ServerStatus> {
-    const client = this.client(signal);
+    return this.bounded('/api/version and /api/ps (server status)', 'info', signal, (client) => this.askServerStatus(model, client, signal));
+  }
+
+  private async askServerStatus(model: string, client: Ollama, signal: AbortSignal): Promise<ServerStatus> {
     try {
       const { version } = await client.version();
       const status: ServerStatus = { kind: 'ollama', ...(typeof version === 'string' && version && { version }) };
@@ -173,10 +203,12 @@ export class OllamaProvider implements ChatProvider {
   private async buildBody(
     request: ChatRequest,
     messages: OllamaChatRequest['messages'],
-    client: Ollama,
   ): Promise<OllamaChatRequest & { stream: true }> {
     const needsInfo = request.contextSize === undefined || request.think !== undefined;
-    const info = needsInfo ? await this.cachedModelInfo(request.model, client) : undefined;
+    const info = !needsInfo
+      ? undefined
+      : (this.infoCache.get(request.model) ??
+        (await this.bounded(`/api/show (model info for ${request.model})`, 'info', request.signal, (bounded) => this.cachedModelInfo(request.model, bounded))));
     // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
     const numCtx = request.contextSize ?? info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
     const canThink = info?.capabilities?.includes('thinking') ?? false;
@@ -291,11 +323,12 @@ function normaliseHost(raw: string): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new TypeError(`Invalid Ollama host "${raw}": expected something like ${DEFAULT_OLLAMA_HOST}`);
+    throw new TypeError(`Invalid Ollama host "${redactUrl(raw)}": expected something like ${DEFAULT_OLLAMA_HOST}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`Invalid Ollama host "${raw}": only http:// and https:// are supported`);
+    throw new TypeError(`Invalid Ollama host "${redactUrl(raw)}": only http:// and https:// are supported`);
   }
+  refuseUrlCredentials(url, raw, 'The Ollama host');
   return url.toString().replace(/\/+$/, '');
 }
 

@@ -32,10 +32,13 @@ import {
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
 import { openaiServerStatus } from './openaiServerStatus';
+import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
+import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
 import { capitalise } from '../shared/format';
+import { checkApiKey, redactUrl, refuseUrlCredentials } from './endpointSecrets';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:1234/v1';
 
@@ -50,6 +53,12 @@ export interface OpenAICompatibleOptions {
   /** When to report "loading model…" while waiting; default 3 s. */
   loadingStatusDelayMs?: number;
   clock?: ProviderClock;
+  /** Deadline of one model-info request (`/v1/models`, `/props`, LM Studio's `/api/v0/models`); default 15 s. */
+  infoTimeoutMs?: number;
+  /** Deadline of one embedding batch; default 30 s. */
+  embedTimeoutMs?: number;
+  /** Told what a slow model-info or embedding request is waiting for. */
+  onWaiting?: (message: string) => void;
 }
 
 /** The parts of a streamed chunk we read, including the non-standard reasoning fields. */
@@ -88,14 +97,22 @@ export class OpenAICompatibleProvider implements ChatProvider {
   private readonly loadingStatusDelayMs: number;
   private readonly clock: ProviderClock;
   private readonly label: string;
+  private readonly deadlines: DeadlineSettings;
 
   constructor(options: OpenAICompatibleOptions = {}) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    if (options.apiKey) checkApiKey(options.apiKey);
+    this.label = `the OpenAI-compatible server at ${this.baseUrl}`;
+    this.fetchFn = serverWordsFetch(options.fetch ?? ((input, init) => fetch(input, init)), { label: this.label, wire: 'openai' });
     this.firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
     this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
     this.clock = options.clock ?? systemProviderClock;
-    this.label = `the OpenAI-compatible server at ${this.baseUrl}`;
+    this.deadlines = {
+      infoTimeoutMs: options.infoTimeoutMs ?? DEFAULT_INFO_TIMEOUT_MS,
+      embedTimeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
+      clock: this.clock,
+      ...(options.onWaiting && { onWaiting: options.onWaiting }),
+    };
     this.client = new OpenAI({
       baseURL: this.baseUrl,
       // Local servers ignore the key unless started with one; the client insists on a value.
@@ -133,7 +150,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
     try {
-      const page = await this.client.models.list({ signal });
+      const page = await this.bounded('/v1/models (the model list)', 'info', signal, (bounded) => this.client.models.list({ signal: bounded }));
       return page.data.map((m) => infoFromModelEntry({ ...m }));
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
@@ -147,7 +164,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
   async embed(model: string, input: readonly string[], signal: AbortSignal): Promise<number[][]> {
     try {
       return await embedInBatches(model, input, this.label, async (batch) => {
-        const response = await this.client.embeddings.create({ model, input: batch, encoding_format: 'float' }, { signal });
+        const response = await this.bounded(`/v1/embeddings (embeddings with ${model})`, 'embed', signal, (bounded) =>
+          this.client.embeddings.create({ model, input: batch, encoding_format: 'float' }, { signal: bounded }),
+        );
         if (!Array.isArray(response?.data)) return undefined;
         // The order of `data` is the server's; `index` says which input each vector belongs to.
         return [...response.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding as unknown);
@@ -166,7 +185,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
   /** Which server this is (LM Studio, llama.cpp, vLLM, or another) and the model's loaded context, asked fresh. */
   async serverStatus(model: string, signal: AbortSignal): Promise<ServerStatus> {
     try {
-      return await openaiServerStatus(this.fetchFn, serverRoot(this.baseUrl), model, () => this.listModels(signal), signal);
+      return await this.bounded('its status (/props, /v1/models)', 'info', signal, (bounded) =>
+        openaiServerStatus(this.fetchFn, serverRoot(this.baseUrl), model, () => this.listModels(bounded), bounded),
+      );
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
     }
@@ -180,7 +201,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     const now = this.clock.now();
     const cached = this.infoCache.get(model);
     if (cached && now - cached.at < MODEL_INFO_TTL_MS) return cached.info;
-    const info = this.lookUpModelInfo(model, signal);
+    const info = this.bounded(`model info for ${model} (/v1/models, /props)`, 'info', signal, (bounded) => this.lookUpModelInfo(model, bounded));
     this.infoCache.set(model, { at: now, info });
     // A failed or cancelled lookup must not be reused.
     info.catch(() => this.infoCache.delete(model));
@@ -209,6 +230,11 @@ export class OpenAICompatibleProvider implements ChatProvider {
     } catch (err) {
       throw toProviderError(err, context);
     }
+  }
+
+  /** A request with its own short deadline (model info, embeddings). */
+  private bounded<T>(what: string, kind: DeadlineCall['kind'], signal: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline(this.deadlines, { label: this.label, what, kind, signal }, fn);
   }
 
   private errorContext(signal: AbortSignal): ErrorContext {
@@ -256,11 +282,12 @@ function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new TypeError(`Invalid base URL "${raw}": expected something like ${DEFAULT_OPENAI_BASE_URL}`);
+    throw new TypeError(`Invalid base URL "${redactUrl(raw)}": expected something like ${DEFAULT_OPENAI_BASE_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`Invalid base URL "${raw}": only http:// and https:// are supported`);
+    throw new TypeError(`Invalid base URL "${redactUrl(raw)}": only http:// and https:// are supported`);
   }
+  refuseUrlCredentials(url, raw, 'The base URL');
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/v1';
   return url.toString().replace(/\/+$/, '');
 }

@@ -1,5 +1,5 @@
 // The context window we budget against is the one the server actually runs, not the one we wish it had.
-import type { ChatProvider, ModelInfo } from '../provider';
+import { ProviderError, type ChatProvider, type ModelInfo } from '../provider';
 import { errorMessage, formatCount } from '../../shared/format';
 
 export type WindowSource =
@@ -82,9 +82,15 @@ export async function resolveContextWindow(
     const info = await provider.modelInfo(model, signal);
     return chooseContextWindow({ ...base, info });
   } catch (err) {
-    if (signal.aborted) throw err;
+    // A server that takes a connection and then does not answer a metadata request will not answer the chat
+    // either: say so now instead of after the chat's long cold-load wait.
+    if (signal.aborted || isNoAnswer(err)) throw err;
     const chosen = chooseContextWindow(base);
     const why = errorMessage(err);
     return { ...chosen, note: `Could not ask ${provider.baseUrl} about ${model} (${why}). ${chosen.note ?? ''}`.trim() };
   }
+}
+
+function isNoAnswer(err: unknown): boolean {
+  return err instanceof ProviderError && err.kind === 'first_byte_timeout';
 }

@@ -12,6 +12,23 @@ export function endpointLabel(endpoint: ModelEndpoint): string {
 }
 
 export function failureReason(err: ProviderError): string {
+  const base = baseReason(err);
+  // A refusal (4xx) or an unreadable reply says why in the server's words (a 400 from a validating server, a JSON
+  // error sent with 200). A 5xx keeps its short form here; allFailedMessage adds what the server said.
+  const words = serverWords(err);
+  return words && !isServerFailure(err) ? `${base}: ${words}` : base;
+}
+
+function serverWords(err: ProviderError): string | undefined {
+  const words = err.options.serverText;
+  return words && words !== 'no error text' ? words : undefined;
+}
+
+function isServerFailure(err: ProviderError): boolean {
+  return err.kind === 'http' && (err.options.status ?? 0) >= 500;
+}
+
+function baseReason(err: ProviderError): string {
   const status = err.options.status;
   switch (err.kind) {
     case 'connection_refused':
@@ -29,7 +46,7 @@ export function failureReason(err: ProviderError): string {
     case 'first_byte_timeout':
       return 'the server did not start answering in time';
     case 'invalid_response':
-      return 'the server sent a reply that could not be read';
+      return `the server sent a reply that could not be read${status !== undefined ? ` (HTTP ${status})` : ''}`;
     case 'aborted':
       return 'the request was cancelled';
   }
@@ -45,6 +62,8 @@ function adviceFor(err: ProviderError, endpoint: ModelEndpoint): string {
   if (err.kind === 'http' && status === 404) return 'Download or load the model (for Ollama: `ollama pull <model>`), or choose another model';
   if (err.kind === 'http' && status >= 500) return 'The server may have crashed or run out of memory: check its log, or try a smaller model or a smaller context size';
   if (err.kind === 'first_byte_timeout') return 'The model may still be loading: wait a moment, or raise the first-reply timeout';
+  if (err.kind === 'http' && status === 429) return 'The server is busy or rate-limited: wait a little';
+  if ((err.kind === 'http' || err.kind === 'invalid_response') && err.options.serverText) return "Act on the server's message above, or choose another model";
   return 'Check that the model server is running and the model is loaded, or choose another model';
 }
 
@@ -60,5 +79,7 @@ export function allFailedMessage(failures: readonly EndpointFailure[]): string {
     .join('; ');
   const last = failures[failures.length - 1]!;
   const fallbackHint = failures.length === 1 ? ' You can also add fallback models in the settings.' : '';
-  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error, last.endpoint)}, then send the message again.${fallbackHint}`;
+  const words = serverWords(last.error);
+  const said = words && isServerFailure(last.error) ? ` The server said: ${words}.` : '';
+  return `The model did not answer. Tried ${tried}. ${adviceFor(last.error, last.endpoint)}, then send the message again.${fallbackHint}${said}`;
 }

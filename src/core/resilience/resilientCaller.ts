@@ -79,8 +79,11 @@ export class ResilientCaller {
         } catch (err) {
           if (signal.aborted || !(err instanceof ProviderError) || err.kind === 'aborted') throw err;
           if (isRetryable(err) && tryNo < retry.maxRetries) {
-            const delay = backoffDelay(tryNo, retry);
-            notice(`${capitalise(failureReason(err))} (${endpointLabel(endpoint)}); retrying in ${seconds(delay)} (attempt ${tryNo + 2} of ${retry.maxRetries + 1}).`);
+            const asked = err.options.retryAfterMs;
+            // The server's Retry-After (429, 503) is honoured, within a bound: a turn never sleeps for minutes.
+            const delay = asked !== undefined ? Math.min(Math.max(asked, 0), RETRY_AFTER_MAX_MS) : backoffDelay(tryNo, retry);
+            const why = asked !== undefined ? ' as the server asked' : '';
+            notice(`${capitalise(failureReason(err))} (${endpointLabel(endpoint)}); retrying in ${seconds(delay)}${why} (attempt ${tryNo + 2} of ${retry.maxRetries + 1}).`);
             await sleep(delay, signal);
             continue;
           }
@@ -98,6 +101,9 @@ export class ResilientCaller {
     throw new ProviderError(last.kind, allFailedMessage(failures), { ...(last.options.status !== undefined && { status: last.options.status }), retryable: false, cause: last });
   }
 }
+
+/** Longest Retry-After we wait for; a server asking for more gets this much. */
+export const RETRY_AFTER_MAX_MS = 30_000;
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

@@ -27,7 +27,8 @@ export async function resolveToolProtocol(setting: ToolProtocolSetting, provider
     const info = await provider.modelInfo(model, signal);
     if (info.capabilities && info.capabilities.length > 0) return info.capabilities.includes('tools') ? 'native' : 'xml';
   } catch (err) {
-    if (signal.aborted || (err instanceof ProviderError && err.kind === 'aborted')) throw err;
+    // Cancelled, or the server took the connection and never answered (the chat would wait on it too).
+    if (signal.aborted || (err instanceof ProviderError && (err.kind === 'aborted' || err.kind === 'first_byte_timeout'))) throw err;
     // Model info is a nicety here: without it, go by what the provider supports.
   }
   return provider.capabilities.tools ? 'native' : 'xml';

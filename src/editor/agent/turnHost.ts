@@ -83,6 +83,8 @@ export class TurnHost {
     let finished!: () => void;
     this.turn = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.deps.onBusy(true);
+    // A slow model-info or embedding request says in the chat what it waits for.
+    const stopWaits = this.deps.models.onDidWait((message) => this.deps.store.notice(message));
     try {
       // Context chips are read now, not when they were added: the model sees the code as it is.
       const chips = options.chips === false ? [] : this.deps.store.attachments;
@@ -90,6 +92,7 @@ export class TurnHost {
       const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, reader, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
       await this.runOneTurn(text, abort.signal, attached);
     } finally {
+      stopWaits();
       this.turn = undefined;
       this.deps.onBusy(false);
       finished();

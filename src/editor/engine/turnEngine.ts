@@ -6,6 +6,7 @@ import { ToolRegistry } from '../../core/tools/registry';
 import { registerBuiltinTools } from '../../core/tools/builtin';
 import { createWorkerSearchEngine } from '../../node/workerSearchEngine';
 import { createProvider } from '../../providers';
+import { BoundedReplyProvider } from '../../core/resilience/boundedReplies';
 import { defaultNumCtx } from '../../providers/ollama';
 import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
@@ -27,7 +28,12 @@ export interface OriginKey {
 }
 
 /** The provider for `settings`. The key goes along only when it belongs to the origin the settings send to. */
-export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey | undefined, log: Logger): ChatProvider {
+export function createChatProvider(
+  settings: HarnessSettings,
+  apiKey: OriginKey | undefined,
+  log: Logger,
+  onWaiting?: (message: string) => void,
+): ChatProvider {
   const baseUrl = serverUrl(settings);
   const keyFits = settings.provider === 'openai' && apiKey !== undefined && apiKey.value !== '' && originOf(baseUrl) === apiKey.origin;
   const inner = createProvider({
@@ -36,8 +42,14 @@ export function createChatProvider(settings: HarnessSettings, apiKey: OriginKey 
     firstByteTimeoutMs: settings.firstByteTimeoutMs,
     ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
     ...(keyFits && { apiKey: apiKey.value }),
+    // Model-info and embedding requests have short deadlines of their own; a slow one is logged and shown.
+    onWaiting: (message) => {
+      log.info(message);
+      onWaiting?.(message);
+    },
   });
-  return new LoggingProvider(inner, log);
+  // Replies over a share of the window are cut and repetition loops stopped while streaming.
+  return new LoggingProvider(new BoundedReplyProvider(inner), log);
 }
 
 export function createToolRegistry(): ToolRegistry {

@@ -37,9 +37,19 @@ export class ModelService {
     for (const listener of this.reachabilityListeners) listener(unreachable);
   }
 
+  private readonly waitListeners = new Set<(message: string) => void>();
+
+  /** Told when a model-info or embedding request is slow: "waiting for … to answer /api/show …". */
+  onDidWait(listener: (message: string) => void): () => void {
+    this.waitListeners.add(listener);
+    return () => this.waitListeners.delete(listener);
+  }
+
   async provider(settings: HarnessSettings): Promise<ChatProvider> {
     const engine = await this.deps.loadEngine();
-    return engine.createChatProvider(settings, await this.keyFor(settings), this.deps.log);
+    return engine.createChatProvider(settings, await this.keyFor(settings), this.deps.log, (message) => {
+      for (const listener of this.waitListeners) listener(message);
+    });
   }
 
   /** The API key requests to this server carry: the one stored for its origin, if any (OpenAI-compatible only). */

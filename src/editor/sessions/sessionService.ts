@@ -268,7 +268,8 @@ export class EditorSessionService {
       const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
       for (let attempt = 0; ; attempt++) {
         try {
-          const store = await SessionStore.open(dbPath, this.options.storeOptions);
+          // The editor's own storage file: whatever is there is a (maybe damaged) database of ours.
+          const store = await SessionStore.open(dbPath, { ...this.options.storeOptions, ownedPath: true });
           for (const notice of store.notices) this.options.warn(`Session history: ${notice.message}`);
           this.options.info?.(`sessions: opened ${dbPath}`);
           return store;

@@ -1,6 +1,7 @@
 // A fake Ollama server speaking `/api/chat` NDJSON as documented in Ollama's docs/api.md, plus
 // `/api/tags`, `/api/show`, `/api/ps` and `/api/version`.
 import { answerOllamaEmbed } from './embeddings';
+import { answerBadReply, conversationProblem, errorHeaders, refuseConversation } from './badReplies';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
 import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
@@ -28,6 +29,8 @@ export interface FakeOllamaModel {
 export interface FakeOllamaOptions {
   /** Named in the "script ran out" error. */
   name?: string;
+  /** Validate the conversation as vLLM / OpenAI do (badReplies.ts): a malformed one gets 400 with the reason. */
+  strict?: boolean;
   /**
    * Installed models. When given, unknown names get Ollama's 404, `think: true` on a model without
    * 'thinking' and tools on a model without 'tools' get its 400. When omitted every name is accepted
@@ -71,6 +74,11 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
         return;
       }
       harness.recordChat(body);
+      const problem = options.strict ? conversationProblem(body, 'ollama') : undefined;
+      if (problem) {
+        refuseConversation(reply, problem, 'ollama');
+        return;
+      }
       const model = findModel(body.model);
       if (!model) {
         reply.json(404, { error: `model "${String(body.model)}" not found, try pulling it first` });
@@ -133,14 +141,15 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   await reply.sleep((script.delayMs ?? 0) + processing.promptMs);
   if (reply.gone) return;
   if (script.fault === 'http500') {
-    reply.json(script.status ?? 500, { error: script.errorMessage ?? 'scripted server error' });
+    reply.json(script.status ?? 500, { error: script.errorMessage ?? 'scripted server error' }, errorHeaders(script));
     return;
   }
+  if (answerBadReply(reply, script, 'ollama')) return;
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const lines = messageLines(script, model);
   const done = (message?: Record<string, unknown>) => doneLine(script, model, processing, cache, message);
   await reply.sleep(cache.generationMs(script.usage?.completion ?? roughCompletionTokens(script)));
-  if (body.stream === false) {
+  if (body.stream === false || script.fault === 'not_streamed') {
     reply.json(200, done(wholeMessage(script)));
     return;
   }

@@ -2,6 +2,7 @@
 // transcripts in test/fixtures/wire/openai-compatible/), plus LM Studio's `/api/v0/models`.
 import { randomBytes } from 'node:crypto';
 import { answerOpenAIEmbed } from './embeddings';
+import { answerBadReply, conversationProblem, errorHeaders, refuseConversation } from './badReplies';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
 import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
@@ -27,6 +28,8 @@ export interface FakeOpenAIModel {
 export interface FakeOpenAIOptions {
   /** Named in the "script ran out" error. */
   name?: string;
+  /** Validate the conversation as vLLM / OpenAI do (badReplies.ts): a malformed one gets 400 with the reason. */
+  strict?: boolean;
   /** Default: one model "tiny" (max 32768, loaded with 4096). */
   models?: FakeOpenAIModel[];
   /** Serve LM Studio's `/api/v0/models` (default true); false answers 404 like llama-server. */
@@ -71,6 +74,11 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         return;
       }
       harness.recordChat(body);
+      const problem = options.strict ? conversationProblem(body, 'openai') : undefined;
+      if (problem) {
+        refuseConversation(reply, problem, 'openai');
+        return;
+      }
       const next = player.next(body);
       if ('outOfScript' in next) {
         reply.json(500, { error: { code: 500, message: next.outOfScript, type: 'server_error' } });
@@ -146,14 +154,17 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   if (reply.gone) return;
   if (script.fault === 'http500') {
     const status = script.status ?? 500;
-    reply.json(status, {
-      error: { code: status, message: script.errorMessage ?? 'scripted server error', type: status >= 500 ? 'server_error' : 'invalid_request_error' },
-    });
+    reply.json(
+      status,
+      { error: { code: status, message: script.errorMessage ?? 'scripted server error', type: status >= 500 ? 'server_error' : 'invalid_request_error' } },
+      errorHeaders(script),
+    );
     return;
   }
+  if (answerBadReply(reply, script, 'openai')) return;
   const pieces = deltaPieces(script);
   const completion = script.usage?.completion ?? roughCompletionTokens(script);
-  if (body.stream !== true) {
+  if (body.stream !== true || script.fault === 'not_streamed') {
     await reply.sleep(cache.generationMs(completion));
     reply.json(200, completionObject(body, script, processing, cache));
     return;

@@ -13,7 +13,15 @@ export type Fault =
   /** Stream the scripted pieces, then keep the connection open until the client goes away. */
   | 'hang'
   /** Stream the scripted pieces, then destroy the socket (TCP reset). */
-  | 'reset';
+  | 'reset'
+  /** A proxy's HTML error page (status `status`, default 502; `errorMessage` in the page). */
+  | 'html_error'
+  /** HTTP 200 with a JSON error body instead of a stream (`errorMessage`). */
+  | 'json_error_200'
+  /** HTTP 200 `text/plain` with `errorMessage` as the body. */
+  | 'wrong_content_type'
+  /** A whole non-streamed completion (JSON) although the request asked for a stream. */
+  | 'not_streamed';
 
 export interface ScriptedToolCall {
   name: string;
@@ -39,7 +47,9 @@ export interface ScriptedReply {
   fault?: Fault;
   /** Status for `fault: 'http500'` (e.g. 400 for "context exceeded"); default 500. */
   status?: number;
-  /** Error text for `http500` / `midstream_error`. */
+  /** `Retry-After` header value for `http500` (e.g. 429 or 503). */
+  retryAfter?: string;
+  /** Error text for `http500` / `midstream_error` and the bad replies. */
   errorMessage?: string;
   /** Stream thinking as `<think>…</think>` at the start of the content instead of a separate field. */
   thinkTags?: boolean;
