@@ -39,11 +39,13 @@ if (selected.some((s) => s !== 'unit')) {
 let failed = false;
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const tapDir = mkdtempSync(join(tmpdir(), 'lh-tap-'));
+const configHome = mkdtempSync(join(tmpdir(), 'lh-config-'));
 for (const suite of selected) {
   let files = walk(join('test', suite)).sort();
   if (grep) files = files.filter((f) => f.includes(grep));
   if (files.length === 0) continue;
-  const env = { ...process.env, LOCALHARNESS_TEST: '1' };
+  // The CLI keeps MCP sign-ins and config trust under XDG_CONFIG_HOME: tests never write the real ~/.config.
+  const env = { ...process.env, LOCALHARNESS_TEST: '1', XDG_CONFIG_HOME: configHome };
   if (suite === 'e2e') {
     const setup = spawnSync('bash', ['scripts/setup-e2e.sh'], { stdio: 'inherit' });
     if (setup.status !== 0) {
