@@ -207,7 +207,7 @@ for (const identity of IDENTITIES) {
         const env: NodeJS.ProcessEnv = { NODE_TEST_CONTEXT: undefined, HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin', TMPDIR: undefined };
         const limits = ['--max-file-size-mb', '10', '--max-memory-mb', '256', '--max-processes', '64'];
         const run = await runCli(
-          ['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--mcp-config', path.join(ws, 'tools/mcp.json'), ...limits, '--max-rounds', '40', '--num-ctx', '32768', '--json', 'get out'],
+          ['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--mcp-config', path.join(ws, 'tools/mcp.json'), '--trust-mcp-config', ...limits, '--max-rounds', '40', '--num-ctx', '32768', '--json', 'get out'],
           { cwd: ws, env, timeoutMs: 120_000, ...(identity.wrap && { wrap: identity.wrap }) },
         );
         const afterRun = tree(root, ws);
@@ -299,7 +299,7 @@ for (const wire of WIRE_FORMATS) {
     const unix = `node -e "require('net').connect('${path.join(root, 'daemon.sock')}').on('connect', function () { console.log('connected'), process.exit(0) }).on('error', function (e) { console.log(e.message), process.exit(1) })"`;
     const server = await wire.start(commandRunner([unix, RETRIED]), `attacks-net-${wire.name}`);
     try {
-      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--allow-network-for', 'node -e "require', '--json', 'connect'], { cwd: ws, timeoutMs: 60_000 });
+      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '--allow-network', '--json', 'connect'], { cwd: ws, timeoutMs: 60_000 });
       assert.equal(run.code, 0, run.stderr);
       const [socket, retried] = commandResults(run);
       assert.equal(socket!.ok, false, socket!.content);

@@ -190,7 +190,8 @@ describe('mcp prompt', () => {
     const run = await cli(['mcp', 'prompt', '--mcp-config', config, 'everything', 'args-prompt', '--arg', 'state=Texas'], ws);
     assert.equal(run.code, 2);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /localharness: prompt "args-prompt": missing required argument city\.\nIts arguments:\n {2}--arg city=… {2}\(required\) Name of the city\n {2}--arg state=… {2}\(optional\)/);
+    // Every usage error is one line (issue 29): the arguments are listed on it.
+    assert.match(run.stderr, /^localharness: prompt "args-prompt": missing required argument city\. Its arguments: --arg city=… +\(required\) Name of the city +--arg state=… +\(optional\)\n$/);
   });
 
   test('an embedded resource is shown inline; --json gives the messages as data', async () => {
