@@ -33,6 +33,7 @@ import {
 } from './networkErrors';
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { learningSpeed, planReading, promptSpeedFor, readingDeadlineMs, type PromptSpeed } from './readingTime';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_KEEP_ALIVE = '30m';
@@ -51,6 +52,8 @@ export interface OllamaOptions {
   /** When to report "loading model…" while waiting; default 3 s. */
   loadingStatusDelayMs?: number;
   clock?: ProviderClock;
+  /** Prompt reading speeds (the first-byte deadline allows for the read); default: shared per server in this process. */
+  promptSpeed?: PromptSpeed;
 }
 
 const START_HINT = 'Start it with `ollama serve` (or open the Ollama app), then check the Ollama host setting.';
@@ -69,6 +72,7 @@ export class OllamaProvider implements ChatProvider {
   /** `/api/show` answers per model; only successes are kept. */
   private readonly infoCache = new Map<string, ModelInfo>();
   private readonly cacheEstimate = new PromptCacheEstimate();
+  private readonly promptSpeed: PromptSpeed;
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
@@ -78,12 +82,21 @@ export class OllamaProvider implements ChatProvider {
     this.loadingStatusDelayMs = options.loadingStatusDelayMs ?? DEFAULT_LOADING_STATUS_DELAY_MS;
     this.clock = options.clock ?? systemProviderClock;
     this.label = `Ollama at ${this.baseUrl}`;
+    this.promptSpeed = options.promptSpeed ?? promptSpeedFor(this.baseUrl);
+  }
+
+  /** The setup check measured how fast the server reads prompts. */
+  notePromptSpeed(model: string, tokensPerSecond: number): void {
+    this.promptSpeed.set(model, tokensPerSecond);
   }
 
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
     const messages = toOllamaMessages(request.messages);
     let streamOpened = false;
-    return streamReply({
+    // Ollama says nothing until its first token: the deadline allows for the read the measured speed predicts.
+    const speed = this.promptSpeed.of(request.model);
+    const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, this.cacheEstimate.reusedShare(request.model, request.messages, request.tools));
+    const stream = streamReply({
       signal: request.signal,
       open: async (signal) => {
         const client = this.client(signal);
@@ -93,10 +106,16 @@ export class OllamaProvider implements ChatProvider {
       },
       chunks: new OllamaChunks(this.cacheEstimate.begin(request.model, request.messages, request.tools)),
       label: this.label,
-      firstByte: { timeoutMs: this.firstByteTimeoutMs, statusDelayMs: this.loadingStatusDelayMs, clock: this.clock },
+      firstByte: {
+        timeoutMs: readingDeadlineMs(this.firstByteTimeoutMs, reading),
+        statusDelayMs: this.loadingStatusDelayMs,
+        clock: this.clock,
+        ...(reading && { reading }),
+      },
       errorContext: this.errorContext(request.signal),
       mapError: (e, produced) => this.mapClientError(e, request.model, streamOpened, produced),
     });
+    return learningSpeed(stream, this.promptSpeed, request.model);
   }
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {

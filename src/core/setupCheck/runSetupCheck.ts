@@ -122,6 +122,7 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
       const alreadyLoaded = before?.loaded;
       speed = speedFinding({ ...(alreadyLoaded !== undefined && { alreadyLoaded }), ...(firstRecord && { firstRecord }), first: probes.first });
       cache = cacheFinding(probes, server.status?.kind);
+      if (speed.promptTokensPerSecond !== undefined) provider.notePromptSpeed?.(model, speed.promptTokensPerSecond);
     } catch (err) {
       if (signal.aborted) throw err;
       const why = errorMessage(err);

@@ -3,7 +3,7 @@
 // model printed as JSON. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider } from '../provider';
+import { toChatRequest, type ChatProvider, type ReadingProgress } from '../provider';
 import { readDeltas } from '../streamDeltas';
 import type { RoundReply } from '../agent/round';
 import { recoverJsonToolCalls, type CallValidator } from './jsonRecovery';
@@ -16,7 +16,8 @@ import type { ToolIndex } from './toolIndex';
 export interface ReplySink {
   text(text: string): void;
   thinking(text: string): void;
-  status(message: string): void;
+  /** `reading`: the server is reading the prompt, this far. */
+  status(message: string, reading?: ReadingProgress): void;
 }
 
 export interface ModelCallRequest {
@@ -94,7 +95,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   };
 
   await readDeltas(request.provider.chat(toChatRequest(request, nativeTools)), {
-    status: (message) => sink.status(message),
+    status: (message, reading) => sink.status(message, reading),
     thinking: onThinking,
     text: (text) => textStage(think.push(text)),
     toolCall: (call) => reply.toolCalls.push(call),
