@@ -73,6 +73,11 @@ export class OllamaProvider implements ChatProvider {
   private readonly infoCache = new Map<string, ModelInfo>();
   private readonly cacheEstimate = new PromptCacheEstimate();
   private readonly promptSpeed: PromptSpeed;
+  /**
+   * Ask Ollama to refuse a prompt longer than num_ctx (`truncate: false`, `shift: false`) instead of silently
+   * dropping its start: the product then knows and compresses. Off once a server (or a proxy) rejects the fields.
+   */
+  private refuseOverflow = true;
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
@@ -100,7 +105,13 @@ export class OllamaProvider implements ChatProvider {
       signal: request.signal,
       open: async (signal) => {
         const client = this.client(signal);
-        const stream = await client.chat(await this.buildBody(request, messages, client));
+        const body = await this.buildBody(request, messages, client);
+        const stream = await client.chat(body).catch((err: unknown) => {
+          if (!this.refuseOverflow || !rejectsOverflowFields(err)) throw err;
+          // An older server or a strict proxy: today's behaviour (and the usage-based overflow detection) stays.
+          this.refuseOverflow = false;
+          return client.chat(withoutOverflowFields(body));
+        });
         streamOpened = true;
         return stream;
       },
@@ -214,6 +225,8 @@ export class OllamaProvider implements ChatProvider {
       ...(request.think !== undefined && canThink && { think: request.think }),
       // Structured output: Ollama takes the JSON Schema itself as `format`.
       ...(request.responseFormat !== undefined && { format: request.responseFormat.schema }),
+      // Newer Ollama (api.ChatRequest Truncate/Shift): an overflow is an HTTP 400, not a silently cut prompt.
+      ...(this.refuseOverflow && OVERFLOW_FIELDS),
     };
   }
 
@@ -258,6 +271,19 @@ export class OllamaProvider implements ChatProvider {
     }
     return undefined;
   }
+}
+
+const OVERFLOW_FIELDS = { truncate: false, shift: false } as const;
+
+/** A 400 that names the overflow fields: the server does not take them (Ollama itself ignores unknown fields). */
+function rejectsOverflowFields(err: unknown): boolean {
+  const status = (err as { status_code?: unknown } | null)?.status_code;
+  return err instanceof Error && status === 400 && /\b(truncate|shift)\b/i.test(err.message) && !/context length/i.test(err.message);
+}
+
+function withoutOverflowFields<T extends object>(body: T): T {
+  const { truncate: _t, shift: _s, ...rest } = body as T & { truncate?: unknown; shift?: unknown };
+  return rest as T;
 }
 
 /** The done line's durations (nanoseconds) in milliseconds; undefined when it has none. */
