@@ -42,6 +42,11 @@ export interface ChatRequest {
    * `response_format: {type: "json_schema"}`). Some servers ignore it, so the caller validates the reply anyway.
    */
   responseFormat?: ResponseFormat;
+  /**
+   * Most thinking tokens wanted (src/core/agent/thinkingBudget.ts enforces it): providers pass it to the server's own
+   * control where one exists (gpt-oss effort levels).
+   */
+  thinkingBudget?: number;
 }
 
 /** A named JSON Schema the reply must follow. */
@@ -66,6 +71,7 @@ export function toChatRequest(call: ModelCallOptions, tools: readonly ToolDefini
     ...(call.temperature !== undefined && { temperature: call.temperature }),
     ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
     ...(call.responseFormat !== undefined && { responseFormat: call.responseFormat }),
+    ...(call.thinkingBudget !== undefined && { thinkingBudget: call.thinkingBudget }),
   };
 }
 

@@ -32,6 +32,7 @@ import {
   type ErrorContext,
 } from './networkErrors';
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
+import { effortForBudget, needsReasoningBack, thinksInLevels, type ReasoningEffort } from '../core/reasoningModels';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import { learningSpeed, planReading, promptSpeedFor, readingDeadlineMs, type PromptSpeed } from './readingTime';
 
@@ -96,7 +97,7 @@ export class OllamaProvider implements ChatProvider {
   }
 
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
-    const messages = toOllamaMessages(request.messages);
+    const messages = toOllamaMessages(request.messages, needsReasoningBack(request.model));
     let streamOpened = false;
     // Ollama says nothing until its first token: the deadline allows for the read the measured speed predicts.
     const speed = this.promptSpeed.of(request.model);
@@ -205,11 +206,12 @@ export class OllamaProvider implements ChatProvider {
     messages: OllamaChatRequest['messages'],
     client: Ollama,
   ): Promise<OllamaChatRequest & { stream: true }> {
-    const needsInfo = request.contextSize === undefined || request.think !== undefined;
+    const needsInfo = request.contextSize === undefined || request.think !== undefined || request.thinkingBudget !== undefined;
     const info = needsInfo ? await this.cachedModelInfo(request.model, client) : undefined;
     // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
     const numCtx = request.contextSize ?? info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
     const canThink = info?.capabilities?.includes('thinking') ?? false;
+    const think = thinkField(request);
     return {
       model: request.model,
       messages,
@@ -222,7 +224,7 @@ export class OllamaProvider implements ChatProvider {
       },
       ...(request.tools.length > 0 && { tools: toOllamaTools(request.tools) }),
       // Ollama rejects `think` for models without the capability, so only send it where it is understood.
-      ...(request.think !== undefined && canThink && { think: request.think }),
+      ...(think !== undefined && canThink && { think }),
       // Structured output: Ollama takes the JSON Schema itself as `format`.
       ...(request.responseFormat !== undefined && { format: request.responseFormat.schema }),
       // Newer Ollama (api.ChatRequest Truncate/Shift): an overflow is an HTTP 400, not a silently cut prompt.
@@ -271,6 +273,13 @@ export class OllamaProvider implements ChatProvider {
     }
     return undefined;
   }
+}
+
+/** `think`: on/off, or gpt-oss's effort level (it cannot switch thinking off; its lowest level fits a budget). */
+function thinkField(request: ChatRequest): boolean | ReasoningEffort | undefined {
+  if (!thinksInLevels(request.model)) return request.think;
+  if (request.think === false) return 'low';
+  return request.thinkingBudget !== undefined ? effortForBudget(request.thinkingBudget) : request.think;
 }
 
 const OVERFLOW_FIELDS = { truncate: false, shift: false } as const;

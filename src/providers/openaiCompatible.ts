@@ -33,6 +33,7 @@ import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './opena
 import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
 import { openaiServerStatus } from './openaiServerStatus';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { effortForBudget, needsReasoningBack, thinksInLevels } from '../core/reasoningModels';
 import { learningSpeed, planReading, progressFromLlamaCpp, promptSpeedFor, readingDeadlineMs, readingMessage, type PromptSpeed } from './readingTime';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
@@ -79,6 +80,20 @@ const START_HINT =
   'for llama.cpp run `llama-server -m <model.gguf> --port 8080`; for vLLM run `vllm serve <model>`. ' +
   'Then check the base URL setting.';
 
+/**
+ * The server's own thinking controls, sent only where understood: gpt-oss's effort level (llama.cpp takes it as a
+ * template argument, LM Studio and vLLM as `reasoning_effort`), and llama.cpp's `enable_thinking: false` for
+ * templates with a thinking switch (Qwen3 and the like).
+ */
+function reasoningControls(request: ChatRequest, llamaCpp: boolean): object {
+  if (thinksInLevels(request.model)) {
+    if (request.think === undefined && request.thinkingBudget === undefined) return {};
+    const effort = request.think === false ? 'low' : effortForBudget(request.thinkingBudget);
+    return llamaCpp ? { chat_template_kwargs: { reasoning_effort: effort } } : { reasoning_effort: effort };
+  }
+  return llamaCpp && request.think === false ? { chat_template_kwargs: { enable_thinking: false } } : {};
+}
+
 /** Reads shorter than this pass too quickly to be worth a status line. */
 const SHOWN_READ_TOKENS = 256;
 
@@ -124,7 +139,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
     const body: ChatCompletionCreateParamsStreaming = {
       model: request.model,
-      messages: toOpenAIMessages(request.messages),
+      messages: toOpenAIMessages(request.messages, this.llamaCpp && needsReasoningBack(request.model)),
       stream: true,
       stream_options: { include_usage: true },
       ...(request.tools.length > 0 && { tools: toOpenAITools(request.tools) }),
@@ -133,6 +148,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       ...(request.responseFormat !== undefined && { response_format: toOpenAIResponseFormat(request.responseFormat) }),
       // llama.cpp streams its reading progress; other servers may reject fields they do not know.
       ...(this.llamaCpp && ({ return_progress: true } as object)),
+      ...reasoningControls(request, this.llamaCpp),
     };
     const speed = this.promptSpeed.of(request.model);
     const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, this.cacheEstimate.reusedShare(request.model, request.messages, request.tools));
