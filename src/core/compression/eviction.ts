@@ -1,16 +1,28 @@
 // Eviction, the last resort: the oldest units (a message, or an assistant message with its tool results)
 // leave the prompt whole, oldest first, and each is folded into the running session summary. The protected
-// tail and the latest tool results never leave.
+// tail and the latest tool results never leave — unless the protected tail alone keeps the request over its
+// target (a small window: system prompt and tools take most of it). Then the tail's older rounds leave too, down
+// to the latest round (but never past a user message of the tail), in the same step: a compression that misses its target breaks the cached prefix again a
+// round or two later, while one that reaches it lets the next rounds append.
+import type { Unit } from './layout';
 import type { CompressionScope } from './scope';
 
 export function evictOldest(scope: CompressionScope): number {
+  let units = evictUpTo(scope, (unit) => unit.end > scope.layout.protectedStart || unit.end > scope.layout.freshStart);
+  // The tail's own rounds, never a user message of it (what the user wrote there is not a digest's to shorten).
+  if (scope.overTarget()) units += evictUpTo(scope, (unit) => unit.end > scope.layout.freshStart || (unit.kind === 'user' && unit.start >= scope.layout.protectedStart));
+  return units;
+}
+
+/** Evicts units oldest first while over the target, stopping at the first that `keep` keeps. */
+function evictUpTo(scope: CompressionScope, keep: (unit: Unit) => boolean): number {
   const { layout, view, history } = scope;
   let units = 0;
   for (const unit of layout.units) {
     if (!scope.overTarget()) break;
     if (unit.end <= view.evictedThrough) continue;
     if (unit.start < view.evictedThrough) continue; // a restored eviction point inside a unit: leave that unit
-    if (unit.end > layout.protectedStart || unit.end > layout.freshStart) break;
+    if (keep(unit)) break;
     view.summary.addUnit(history, unit, (i) => scope.current(i));
     scope.evictThrough(unit.end);
     units++;

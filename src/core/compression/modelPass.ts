@@ -8,7 +8,7 @@
 // nothing.
 import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { ChatProvider } from '../provider';
+import type { ChatProvider, ResponseFormat } from '../provider';
 import { errorMessage } from '../../shared/format';
 import { parseReply } from '../structured/structuredCall';
 import { readDeltas } from '../streamDeltas';
@@ -59,6 +59,25 @@ const INSTRUCTION_TOKENS = estimateTokens(INSTRUCTIONS);
 
 const STANDALONE_SYSTEM =
   'You shrink the conversation history of a coding agent so it fits its context window. You are shown excerpts of older messages; summarise them as asked. Do not answer or continue that conversation.';
+
+/**
+ * The reply's shape, sent as the request's response format (Ollama `format`, OpenAI-compatible `response_format`):
+ * servers that constrain decoding make a model that would rather call a tool write the summaries. It is a request
+ * option, not prompt text: the conversation prefix the server holds is unchanged.
+ */
+export const SUMMARIES_FORMAT: ResponseFormat = {
+  name: 'compression_summaries',
+  schema: {
+    type: 'object',
+    properties: {
+      summaries: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'integer' }, summary: { type: 'string' } }, required: ['id', 'summary'] },
+      },
+    },
+    required: ['summaries'],
+  },
+};
 
 const RETRY = 'That reply could not be used: answer with only the JSON object {"summaries": [{"id": <number>, "summary": "<text>"}]}, nothing else.';
 const MAX_STRIKES = 2;
@@ -173,6 +192,7 @@ async function callModel(
     tools,
     signal: options.signal,
     temperature: options.temperature,
+    responseFormat: SUMMARIES_FORMAT,
     ...(model.contextSize !== undefined && { contextSize: model.contextSize }),
     ...(model.think !== undefined && { think: model.think }),
   });
