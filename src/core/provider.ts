@@ -140,6 +140,8 @@ export interface ServerStatus {
   loaded?: boolean;
   /** The context the server runs the model with now (Ollama `/api/ps`, LM Studio loaded, llama.cpp `/props`, vLLM). */
   loadedContextLength?: number;
+  /** llama.cpp: its parallel slots (`-np`, `/props` total_slots), each with its own cached prompt. */
+  slots?: number;
 }
 
 export interface ChatProvider {
