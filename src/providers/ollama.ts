@@ -79,6 +79,8 @@ export class OllamaProvider implements ChatProvider {
    * dropping its start: the product then knows and compresses. Off once a server (or a proxy) rejects the fields.
    */
   private refuseOverflow = true;
+  /** When each model was last asked (its cached prompt is gone once keep_alive passed). */
+  private readonly lastRequestAt = new Map<string, number>();
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
@@ -101,7 +103,13 @@ export class OllamaProvider implements ChatProvider {
     let streamOpened = false;
     // Ollama says nothing until its first token: the deadline allows for the read the measured speed predicts.
     const speed = this.promptSpeed.of(request.model);
-    const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, this.cacheEstimate.reusedShare(request.model, request.messages, request.tools));
+    // After keep_alive without a request the model was unloaded: its cache went with it, everything is read again.
+    const now = this.clock.now();
+    const idle = now - (this.lastRequestAt.get(request.model) ?? now);
+    this.lastRequestAt.set(request.model, now);
+    const unloaded = idle > keepAliveMs(this.keepAlive);
+    const reused = unloaded ? 0 : this.cacheEstimate.reusedShare(request.model, request.messages, request.tools);
+    const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, reused);
     const stream = streamReply({
       signal: request.signal,
       open: async (signal) => {
@@ -280,6 +288,17 @@ function thinkField(request: ChatRequest): boolean | ReasoningEffort | undefined
   if (!thinksInLevels(request.model)) return request.think;
   if (request.think === false) return 'low';
   return request.thinkingBudget !== undefined ? effortForBudget(request.thinkingBudget) : request.think;
+}
+
+/** Ollama's `keep_alive` in ms: a number is seconds, a string a Go duration ("30m", "1h30m", "300ms"); negative is forever. */
+export function keepAliveMs(value: string | number): number {
+  if (typeof value === 'number') return value < 0 ? Infinity : value * 1000;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...value.trim().matchAll(/(-?\d+(?:\.\d+)?)(ms|s|m|h)?/g)];
+  if (parts.length === 0) return Infinity; // unknown: never assume the model was unloaded
+  let ms = 0;
+  for (const [, n, unit] of parts) ms += Number(n) * units[unit ?? 's']!;
+  return ms < 0 ? Infinity : ms;
 }
 
 const OVERFLOW_FIELDS = { truncate: false, shift: false } as const;

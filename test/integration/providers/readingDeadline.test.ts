@@ -122,6 +122,26 @@ describe('reading-aware first-byte deadline', () => {
     assert.ok(shown[0]!.total > 2500 && shown[0]!.total < 4000, `the whole prompt is to be read (${shown[0]!.total})`);
   });
 
+  test('Ollama: after keep_alive without a request the whole prompt is expected to be read again (the model was unloaded)', async () => {
+    const model = { name: 'qwen3:8b', contextLength: 40960, capabilities: ['completion', 'tools'] };
+    const server = await startFakeOllamaServer([{ text: 'one' }, { text: 'two' }, { text: 'three' }], { models: [model], promptCache: { promptTokensPerSecond: 2000 } });
+    servers.push(server);
+    let offset = 0;
+    const clock = { now: () => Date.now() + offset, setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
+    const speed = new PromptSpeed();
+    speed.set(model.name, 2000);
+    const provider = new OllamaProvider({ host: server.url, keepAlive: '5m', loadingStatusDelayMs: 1, clock, promptSpeed: speed });
+    const prompt = longPrompt(3000);
+    const first = readingStatuses(await collect(provider.chat(request(model.name, prompt))));
+    const ask = (): ChatRequest => ({ ...request(model.name, prompt), messages: [{ role: 'user', content: prompt }, { role: 'assistant', content: 'one' }, { role: 'user', content: 'And the rest?' }] });
+    const second = readingStatuses(await collect(provider.chat(ask())));
+    offset = 6 * 60_000; // six minutes later: past keep_alive
+    const third = readingStatuses(await collect(provider.chat({ ...ask(), signal: signal() })));
+    assert.ok(first.length > 0 && first[0]!.total > 2500, `a new session reads everything (${first[0]?.total})`);
+    assert.ok(second.length > 0 && second[0]!.total < 500, `the kept prefix: only the new part is expected (${second[0]?.total})`);
+    assert.ok(third.length > 0 && third[0]!.total > 2500, `after keep_alive everything again (${third[0]?.total})`);
+  });
+
   test('Ollama: the speed is also learned from earlier replies (prompt_eval_count / prompt_eval_duration)', async () => {
     const model = { name: 'qwen3:8b', contextLength: 40960, capabilities: ['completion', 'tools'] };
     const server = await startFakeOllamaServer([{ text: 'ok' }, { text: 'Done.' }], { models: [model], promptCache: { promptTokensPerSecond: READ_RATE } });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { keepAliveMs } from '../../../src/providers/ollama';
 import { PromptSpeed, planReading, progressFromLlamaCpp, readingDeadlineMs, readingMessage } from '../../../src/providers/readingTime';
 
 test('PromptSpeed learns from replies with the server reading time, ignoring reads too short to time', () => {
@@ -35,4 +36,14 @@ test('llama.cpp prompt_progress: counts without the cached prefix; malformed pro
   assert.equal(progressFromLlamaCpp('50%'), undefined);
   assert.equal(readingMessage({ processed: 6200, total: 12000 }), 'Reading the prompt: 6,200 / 12,000 tokens');
   assert.equal(readingMessage({ processed: 6200, total: 9000, cached: 3000 }), 'Reading the prompt: 6,200 / 9,000 tokens (3,000 reused)');
+});
+
+test("Ollama keep_alive as a duration: after it, the model's cache is assumed gone", () => {
+  assert.equal(keepAliveMs('30m'), 1_800_000);
+  assert.equal(keepAliveMs('1h30m'), 5_400_000);
+  assert.equal(keepAliveMs('300ms'), 300);
+  assert.equal(keepAliveMs(600), 600_000);
+  assert.equal(keepAliveMs('-1'), Infinity);
+  assert.equal(keepAliveMs(-1), Infinity);
+  assert.equal(keepAliveMs('soon'), Infinity);
 });
