@@ -8,7 +8,7 @@
 // nothing.
 import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { ChatProvider, ResponseFormat } from '../provider';
+import { ProviderError, type ChatProvider, type ResponseFormat } from '../provider';
 import { errorMessage } from '../../shared/format';
 import { parseReply } from '../structured/structuredCall';
 import { readDeltas } from '../streamDeltas';
@@ -176,6 +176,15 @@ function parseItems(reply: string): Array<{ id: number; summary: string }> {
   });
 }
 
+/** Servers that refused the response format next to tools (some llama.cpp builds: "Cannot use custom grammar constraints with tools"). */
+const refusesFormat = new WeakSet<ChatProvider>();
+
+function rejectsFormat(err: unknown): boolean {
+  if (!(err instanceof ProviderError) || err.kind !== 'http') return false;
+  const status = err.options.status ?? 0;
+  return status >= 400 && status < 500 && /grammar|schema|response_format|\bformat\b/i.test(err.message) && !/context|exceed|too long/i.test(err.message);
+}
+
 async function callModel(
   model: CompressionModel,
   messages: ChatMessage[],
@@ -183,6 +192,26 @@ async function callModel(
   continuation: boolean,
   options: PassOptions,
   raw: number,
+): Promise<string> {
+  const constrained = !refusesFormat.has(model.provider);
+  try {
+    return await streamPass(model, messages, tools, continuation, options, raw, constrained);
+  } catch (err) {
+    if (!constrained || options.signal.aborted || !rejectsFormat(err)) throw err;
+    // Asked again as before (the instructions still ask for the JSON), and not constrained again on this server.
+    refusesFormat.add(model.provider);
+    return streamPass(model, messages, tools, continuation, options, raw, false);
+  }
+}
+
+async function streamPass(
+  model: CompressionModel,
+  messages: ChatMessage[],
+  tools: readonly ToolDefinition[],
+  continuation: boolean,
+  options: PassOptions,
+  raw: number,
+  constrained: boolean,
 ): Promise<string> {
   let text = '';
   const stream = model.provider.chat({
@@ -192,7 +221,7 @@ async function callModel(
     tools,
     signal: options.signal,
     temperature: options.temperature,
-    responseFormat: SUMMARIES_FORMAT,
+    ...(constrained && { responseFormat: SUMMARIES_FORMAT }),
     ...(model.contextSize !== undefined && { contextSize: model.contextSize }),
     ...(model.think !== undefined && { think: model.think }),
   });
