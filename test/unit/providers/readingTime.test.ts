@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keepAliveMs } from '../../../src/providers/ollama';
+import { keepAliveMs } from '../../../src/providers/ollamaRequestFields';
 import { PromptSpeed, planReading, progressFromLlamaCpp, readingDeadlineMs, readingMessage } from '../../../src/providers/readingTime';
 
 test('PromptSpeed learns from replies with the server reading time, ignoring reads too short to time', () => {
