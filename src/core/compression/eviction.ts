@@ -9,9 +9,22 @@ import type { CompressionScope } from './scope';
 
 export function evictOldest(scope: CompressionScope): number {
   let units = evictUpTo(scope, (unit) => unit.end > scope.layout.protectedStart || unit.end > scope.layout.freshStart);
-  // The tail's own rounds, never a user message of it (what the user wrote there is not a digest's to shorten).
-  if (scope.overTarget()) units += evictUpTo(scope, (unit) => unit.end > scope.layout.freshStart || (unit.kind === 'user' && unit.start >= scope.layout.protectedStart));
+  // The tail's own rounds, never a user message of it (what the user wrote there is not a digest's to shorten) —
+  // and only when that reaches the target: emptying the tail for a target still missed would only lose context.
+  const deep = (unit: Unit) => unit.end > scope.layout.freshStart || (unit.kind === 'user' && unit.start >= scope.layout.protectedStart);
+  if (scope.overTarget() && deepReachesTarget(scope, deep)) units += evictUpTo(scope, deep);
   return units;
+}
+
+/** Whether evicting every unit `keep` lets go would bring the request under the target (the summary may grow to its cap). */
+function deepReachesTarget(scope: CompressionScope, keep: (unit: Unit) => boolean): boolean {
+  let freed = 0;
+  for (const unit of scope.layout.units) {
+    if (unit.start < scope.view.evictedThrough) continue;
+    if (keep(unit)) break;
+    for (let i = unit.start; i < unit.end; i++) freed += scope.tokensOf(i);
+  }
+  return scope.total() - freed + scope.summaryMaxTokens <= scope.target;
 }
 
 /** Evicts units oldest first while over the target, stopping at the first that `keep` keeps. */
