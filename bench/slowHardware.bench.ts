@@ -14,7 +14,7 @@ import { startFakeOllamaServer, startFakeOpenAIServer, type ChatBody, type FakeS
 import { followsCompression, isCompressionRequest, renameTaskModel } from '../test/helpers/weakModels';
 import { offeredTools } from '../test/helpers/weakModels/requestView';
 import { reasoningModel } from '../test/helpers/weakModels/reasoningModel';
-import { FILE_COUNT, FILE_TASK, kindOf, noteName, renamed } from '../test/helpers/tasks/fileTask';
+import { FILE_COUNT, FILE_TASK, kindOf, noteName, noteText, renamed } from '../test/helpers/tasks/fileTask';
 import { roughPromptTokens } from '../test/helpers/fakeLlm/script';
 import { estimateTokens } from '../src/core/tokens';
 
@@ -25,10 +25,11 @@ const WINDOW = 4096;
 type Wire = 'openai' | 'ollama';
 type Compression = 'ignores (tool call)' | 'follows';
 
-function workspace(): string {
+/** Notes of one line (as in the prompt-cache bench), or of `bytes` bytes of prose around the kind. */
+function workspace(bytes = 0): string {
   const ws = path.join(mkdtempSync(path.join(tmpdir(), 'lh-slow-bench-')), 'ws');
   mkdirSync(ws);
-  for (let n = 1; n <= FILE_COUNT; n++) writeFileSync(path.join(ws, noteName(n)), `Note ${n}\nDocument kind: ${kindOf(n)}.\n`);
+  for (let n = 1; n <= FILE_COUNT; n++) writeFileSync(path.join(ws, noteName(n)), bytes ? noteText(n, bytes) : `Note ${n}\nDocument kind: ${kindOf(n)}.\n`);
   return ws;
 }
 
@@ -76,8 +77,8 @@ interface Outcome {
   renamed: number;
 }
 
-async function task(wire: Wire, reply: (r: ChatBody) => ScriptedReply, window: number | undefined, extra: string[]): Promise<Outcome> {
-  const ws = workspace();
+async function task(wire: Wire, reply: (r: ChatBody) => ScriptedReply, window: number | undefined, extra: string[], bytes = 0): Promise<Outcome> {
+  const ws = workspace(bytes);
   const server = await startServer(wire, reply, window);
   try {
     const flags = wire === 'openai' ? ['--provider', 'openai', '--base-url', server.url] : ['--provider', 'ollama', '--base-url', server.url, '--num-ctx', String(window ?? 32768)];
@@ -110,14 +111,18 @@ async function main(): Promise<void> {
 
 async function compressions(misses: string[]): Promise<void> {
   console.log(`## Compressions per task: 12 notes renamed in a ${WINDOW}-token window\n`);
-  console.log('| wire | compression model | compressions | target | requests | renamed |');
-  console.log('|---|---|---|---|---|---|');
-  for (const wire of ['openai', 'ollama'] as const) {
-    for (const compression of ['ignores (tool call)', 'follows'] as const) {
-      const o = await task(wire, renameModel(WINDOW, compression), WINDOW, []);
-      const limit = compression === 'follows' ? 2 : 3;
-      if (o.compressions.length > limit || o.renamed !== FILE_COUNT) misses.push(`${wire}, ${compression}: ${o.compressions.length} compressions, ${o.renamed} renamed`);
-      console.log(`| ${wire} | ${compression} | ${o.compressions.length} (${o.compressions.join(', ') || '-'}) | ≤ ${limit} | ${o.requests} | ${o.renamed}/${FILE_COUNT} |`);
+  console.log('| notes | wire | compression model | compressions | target | requests | renamed |');
+  console.log('|---|---|---|---|---|---|---|');
+  // One-line notes (the prompt-cache bench's), and 600-byte ones: long enough for the LLM pass to be asked.
+  for (const bytes of [0, 600]) {
+    for (const wire of ['openai', 'ollama'] as const) {
+      for (const compression of ['ignores (tool call)', 'follows'] as const) {
+        const o = await task(wire, renameModel(WINDOW, compression), WINDOW, [], bytes);
+        const limit = compression === 'follows' ? 2 : 3;
+        const label = bytes ? `${bytes} B` : 'one line';
+        if (o.compressions.length > limit || o.renamed !== FILE_COUNT) misses.push(`${label}, ${wire}, ${compression}: ${o.compressions.length} compressions, ${o.renamed} renamed`);
+        console.log(`| ${label} | ${wire} | ${compression} | ${o.compressions.length} (${o.compressions.join(', ') || '-'}) | ≤ ${limit} | ${o.requests} | ${o.renamed}/${FILE_COUNT} |`);
+      }
     }
   }
 

@@ -16,15 +16,20 @@ export function evictOldest(scope: CompressionScope): number {
   return units;
 }
 
-/** Whether evicting every unit `keep` lets go would bring the request under the target (the summary may grow to its cap). */
+/** Tokens a summary line of an evicted message takes, about ("Tool read_file note-03.txt: …"). */
+const SUMMARY_LINE_TOKENS = 25;
+
+/** Whether evicting every unit `keep` lets go would bring the request under the target (each adds a summary line, up to its cap). */
 function deepReachesTarget(scope: CompressionScope, keep: (unit: Unit) => boolean): boolean {
   let freed = 0;
+  let lines = 0;
   for (const unit of scope.layout.units) {
     if (unit.start < scope.view.evictedThrough) continue;
     if (keep(unit)) break;
     for (let i = unit.start; i < unit.end; i++) freed += scope.tokensOf(i);
+    lines += unit.end - unit.start;
   }
-  return scope.total() - freed + scope.summaryMaxTokens <= scope.target;
+  return scope.total() - freed + Math.min(scope.summaryMaxTokens, lines * SUMMARY_LINE_TOKENS) <= scope.target;
 }
 
 /** Evicts units oldest first while over the target, stopping at the first that `keep` keeps. */
