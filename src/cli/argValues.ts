@@ -24,6 +24,14 @@ export function positiveInt(name: string, value: string | undefined, max = FLAG_
   return n;
 }
 
+/** `--thinking-budget`: tokens, 0 for no budget. */
+export function thinkingBudget(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--thinking-budget must be a whole number of tokens (0: no budget), got "${value}"`);
+  return n;
+}
+
 /** Same range as the retry setting (0–60000 ms); unset or empty means the default. */
 export function retryBackoffFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;

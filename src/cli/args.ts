@@ -5,7 +5,7 @@ import type { RiskLevel } from '../core/tools/tool';
 import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
 
 import { UsageError } from './usageError';
-import { checkEndpointInputs, firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
+import { checkEndpointInputs, firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, thinkingBudget, toolProtocolOf } from './argValues';
 import type { SandboxSettings } from '../core/sandbox/sandboxSettings';
 import { parseMcpCommand, type McpOptions } from './mcpArgs';
 import { parseDoctorCommand, type DoctorOptions } from './doctorArgs';
@@ -30,6 +30,8 @@ export interface RunOptions {
   numCtx?: number;
   json: boolean;
   think?: boolean;
+  /** Most thinking tokens per model call (0: none). */
+  thinkingBudget?: number;
   apiKey?: string;
   firstByteTimeoutMs: number;
   db?: string;
@@ -135,6 +137,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'allow-sensitive': { type: 'boolean' },
         'num-ctx': { type: 'string' },
         think: { type: 'boolean' },
+        'thinking-budget': { type: 'string' },
         json: { type: 'boolean' },
         db: { type: 'string' },
         session: { type: 'string' },
@@ -243,6 +246,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values.model !== undefined && { model: values.model }),
     ...(numCtx !== undefined && { numCtx }),
     ...(values.think !== undefined && { think: values.think }),
+    ...(values['thinking-budget'] !== undefined && { thinkingBudget: thinkingBudget(values['thinking-budget']) }),
     ...(apiKey && { apiKey }),
     ...(values.db !== undefined && { db: values.db }),
     ...(values.session !== undefined && { session: values.session }),
@@ -284,7 +288,7 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'max-processes', 'max-file-size-mb', 'max-memory-mb', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'max-processes', 'max-file-size-mb', 'max-memory-mb', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'thinking-budget', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

@@ -55,6 +55,14 @@ export function textRenderer(out: Output, err: Output, color: boolean): (event: 
         midLine = !event.text.endsWith('\n');
         break;
       case 'status':
+        // Reading progress is about the wait, not the answer: it goes where diagnostics go.
+        if (event.reading) {
+          err.write(c(DIM, `[${event.message}]`) + '\n');
+          break;
+        }
+        newline();
+        out.write(c(DIM, `[${event.message}]`) + '\n');
+        break;
       case 'notice':
         newline();
         out.write(c(DIM, `[${event.message}]`) + '\n');

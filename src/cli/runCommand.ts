@@ -186,6 +186,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     settings: {
       maxRounds: options.maxRounds,
       ...(options.think !== undefined && { think: options.think }),
+      ...(options.thinkingBudget !== undefined && { thinkingBudget: options.thinkingBudget }),
       ...(options.numCtx !== undefined && { contextSize: options.numCtx, configuredWindow: options.numCtx }),
       agent: {
         ...config.agent,

@@ -1,7 +1,7 @@
 // The text of `localharness --help`.
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
-                   [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--json]
+                   [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--thinking-budget N] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--trust-mcp-config] [--command-env NAME]...
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
@@ -38,6 +38,8 @@ Options:
                   files, AGENTS.md and .localharness/, package.json scripts, shell profiles…). Without it
                   such a change is asked on a terminal and denied when there is none, even under --approve all
   --num-ctx       context window to request (Ollama num_ctx)
+  --thinking-budget  most thinking tokens per model call (default 2000; 0: no budget). Past it the reply is
+                  stopped and asked again without thinking, keeping the partial reasoning
   --json          one JSON object per line for every event
   --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
   --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)

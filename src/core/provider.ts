@@ -42,6 +42,11 @@ export interface ChatRequest {
    * `response_format: {type: "json_schema"}`). Some servers ignore it, so the caller validates the reply anyway.
    */
   responseFormat?: ResponseFormat;
+  /**
+   * Most thinking tokens wanted (src/core/agent/thinkingBudget.ts enforces it): providers pass it to the server's own
+   * control where one exists (gpt-oss effort levels).
+   */
+  thinkingBudget?: number;
 }
 
 /** A named JSON Schema the reply must follow. */
@@ -66,6 +71,7 @@ export function toChatRequest(call: ModelCallOptions, tools: readonly ToolDefini
     ...(call.temperature !== undefined && { temperature: call.temperature }),
     ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
     ...(call.responseFormat !== undefined && { responseFormat: call.responseFormat }),
+    ...(call.thinkingBudget !== undefined && { thinkingBudget: call.thinkingBudget }),
   };
 }
 
@@ -101,8 +107,21 @@ export interface ServerTimings {
   generationMs?: number;
 }
 
+/** What the server is reading now: as it reports (llama.cpp `prompt_progress`) or as estimated from its speed. */
+export interface ReadingProgress {
+  /** Tokens read so far of those it must read (the cached prefix is not counted). */
+  processed: number;
+  /** Tokens it must read: the prompt minus what it reused from its cache. */
+  total: number;
+  /** Tokens reused from the cache, where the server says. */
+  cached?: number;
+  /** An estimate from the measured speed (the server says nothing until its first token). */
+  estimated?: boolean;
+}
+
 export type StreamDelta =
-  | { type: 'status'; message: string }
+  /** `reading`: the status is the server reading the prompt (the message says so for people). */
+  | { type: 'status'; message: string; reading?: ReadingProgress }
   | { type: 'thinking'; text: string }
   | { type: 'text'; text: string }
   /** A complete tool call, after the provider accumulated its pieces. */
@@ -121,6 +140,8 @@ export interface ServerStatus {
   loaded?: boolean;
   /** The context the server runs the model with now (Ollama `/api/ps`, LM Studio loaded, llama.cpp `/props`, vLLM). */
   loadedContextLength?: number;
+  /** llama.cpp: its parallel slots (`-np`, `/props` total_slots), each with its own cached prompt. */
+  slots?: number;
 }
 
 export interface ChatProvider {
@@ -139,6 +160,8 @@ export interface ChatProvider {
   modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo>;
   /** The server's kind and version and the model's loaded state, asked fresh (the setup check). Throws ProviderError. */
   serverStatus?(model: string, signal: AbortSignal): Promise<ServerStatus>;
+  /** The setup check measured how fast the server reads prompts: first-byte deadlines allow for long reads. */
+  notePromptSpeed?(model: string, tokensPerSecond: number): void;
   /**
    * One embedding per input, in order (large inputs are sent in batches). Throws EmbeddingUnavailableError
    * (src/core/embeddings.ts) when the server has no such model or it cannot embed; otherwise ProviderError.

@@ -1,10 +1,11 @@
 // One reading of a provider's stream: each kind of delta to its handler. The turn's rounds, the text tool protocol,
 // the compression pass and structured replies all read streams this way.
-import { usageOf, type PromptUsage, type StreamDelta } from './provider';
+import { usageOf, type PromptUsage, type ReadingProgress, type StreamDelta } from './provider';
 import type { ToolCall } from './messages';
 
 export interface DeltaHandlers {
-  status?(message: string): void;
+  /** `reading`: the server is reading the prompt, this far (llama.cpp progress, or an estimate). */
+  status?(message: string, reading?: ReadingProgress): void;
   thinking?(text: string): void;
   text?(text: string): void;
   toolCall?(call: ToolCall): void;
@@ -17,7 +18,7 @@ export async function readDeltas(stream: AsyncIterable<StreamDelta>, on: DeltaHa
   for await (const delta of stream) {
     switch (delta.type) {
       case 'status':
-        on.status?.(delta.message);
+        on.status?.(delta.message, delta.reading);
         break;
       case 'thinking':
         on.thinking?.(delta.text);

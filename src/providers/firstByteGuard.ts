@@ -1,8 +1,10 @@
 // Waits for the first item of a stream with a deadline. Local servers load the model on the first
 // request, which can take minutes: after a short delay we report "loading model…" (once), and give up
-// with a clear error when the deadline passes.
-import { ProviderError } from '../core/provider';
+// with a clear error when the deadline passes. Where the deadline allows for a long prompt read (readingTime.ts),
+// the status is an estimate of the reading instead, renewed until the first byte.
+import { ProviderError, type ReadingProgress } from '../core/provider';
 import type { ProviderClock, TimerHandle } from './clock';
+import { readingMessage, type ReadingPlan } from './readingTime';
 
 export interface FirstByteOptions {
   timeoutMs: number;
@@ -12,9 +14,11 @@ export interface FirstByteOptions {
   abort: () => void;
   /** For the timeout message, e.g. "LM Studio at http://127.0.0.1:1234/v1". */
   serverLabel: string;
+  /** The read this request needs, when the speed is known: the status estimates its progress. */
+  reading?: ReadingPlan;
 }
 
-export type Guarded<T> = { kind: 'status'; message: string } | { kind: 'item'; value: T };
+export type Guarded<T> = { kind: 'status'; message: string; reading?: ReadingProgress } | { kind: 'item'; value: T };
 
 export const LOADING_STATUS = 'loading model…';
 
@@ -33,8 +37,9 @@ export async function* guardFirstItem<T>(
   const timers: TimerHandle[] = [];
   const after = <V>(ms: number, value: V) =>
     new Promise<V>((resolve) => timers.push(options.clock.setTimeout(() => resolve(value), ms)));
+  const started = options.clock.now();
   const timeout = after(options.timeoutMs, 'timeout' as const);
-  const status = after(options.statusDelayMs, 'status' as const);
+  let status: Promise<'status'> = after(options.statusDelayMs, 'status' as const);
   const never = new Promise<never>(() => undefined);
 
   let result: IteratorResult<T>;
@@ -43,8 +48,17 @@ export async function* guardFirstItem<T>(
     for (;;) {
       const winner = await Promise.race([first.then((r) => ({ r })), timeout, statusShown ? never : status]);
       if (winner === 'status') {
-        statusShown = true;
-        yield { kind: 'status', message: LOADING_STATUS };
+        const plan = options.reading;
+        if (!plan) {
+          statusShown = true;
+          yield { kind: 'status', message: LOADING_STATUS };
+          continue;
+        }
+        const progress = estimatedProgress(plan, options.clock.now() - started);
+        // Renewed until the estimate says the read is done; then the last word stands.
+        if (progress.processed < progress.total) status = after(options.statusDelayMs, 'status' as const);
+        else statusShown = true;
+        yield { kind: 'status', message: readingMessage(progress), reading: progress };
         continue;
       }
       if (winner === 'timeout') {
@@ -52,6 +66,9 @@ export async function* guardFirstItem<T>(
         throw new ProviderError(
           'first_byte_timeout',
           `${options.serverLabel} sent nothing for ${formatDuration(options.timeoutMs)}. ` +
+            (options.reading
+              ? `That allowed for reading about ${options.reading.tokens} prompt tokens at the ${Math.round(options.reading.tokensPerSecond)} tokens/s measured earlier. `
+              : '') +
             'The model may still be loading or too large for this machine; try again, pick a smaller model, ' +
             'or raise the first-byte timeout.',
           { retryable: true },
@@ -74,6 +91,11 @@ export async function* guardFirstItem<T>(
     // The consumer stopped early: let the source release its reader too.
     if (!result.done) await source.return?.().catch(() => undefined);
   }
+}
+
+function estimatedProgress(plan: ReadingPlan, elapsedMs: number): ReadingProgress {
+  const processed = Math.min(plan.tokens, Math.floor((elapsedMs * plan.tokensPerSecond) / 1000));
+  return { processed, total: plan.tokens, estimated: true };
 }
 
 function formatDuration(ms: number): string {

@@ -36,6 +36,9 @@ import { redactUrl, refuseUrlCredentials } from './endpointSecrets';
 import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
+import { needsReasoningBack } from '../core/reasoningModels';
+import { keepAliveMs, OVERFLOW_FIELDS, rejectsOverflowFields, thinkField, withoutOverflowFields } from './ollamaRequestFields';
+import { learningSpeed, planReading, promptSpeedFor, readingDeadlineMs, type PromptSpeed } from './readingTime';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_KEEP_ALIVE = '30m';
@@ -60,6 +63,8 @@ export interface OllamaOptions {
   embedTimeoutMs?: number;
   /** Told what a slow model-info or embedding request is waiting for. */
   onWaiting?: (message: string) => void;
+  /** Prompt reading speeds (the first-byte deadline allows for the read); default: shared per server in this process. */
+  promptSpeed?: PromptSpeed;
 }
 
 const START_HINT = 'Start it with `ollama serve` (or open the Ollama app), then check the Ollama host setting.';
@@ -79,6 +84,14 @@ export class OllamaProvider implements ChatProvider {
   private readonly infoCache = new Map<string, ModelInfo>();
   private readonly cacheEstimate = new PromptCacheEstimate();
   private readonly deadlines: DeadlineSettings;
+  private readonly promptSpeed: PromptSpeed;
+  /**
+   * Ask Ollama to refuse a prompt longer than num_ctx (`truncate: false`, `shift: false`) instead of silently
+   * dropping its start: the product then knows and compresses. Off once a server (or a proxy) rejects the fields.
+   */
+  private refuseOverflow = true;
+  /** When each model was last asked (its cached prompt is gone once keep_alive passed). */
+  private readonly lastRequestAt = new Map<string, number>();
 
   constructor(options: OllamaOptions = {}) {
     this.baseUrl = normaliseHost(options.host ?? DEFAULT_OLLAMA_HOST);
@@ -98,6 +111,12 @@ export class OllamaProvider implements ChatProvider {
       clock: this.clock,
       ...(options.onWaiting && { onWaiting: options.onWaiting }),
     };
+    this.promptSpeed = options.promptSpeed ?? promptSpeedFor(this.baseUrl);
+  }
+
+  /** The setup check measured how fast the server reads prompts. */
+  notePromptSpeed(model: string, tokensPerSecond: number): void {
+    this.promptSpeed.set(model, tokensPerSecond);
   }
 
   /** A request with its own short deadline (model info, embeddings), on a client bound to the deadline's signal. */
@@ -106,22 +125,43 @@ export class OllamaProvider implements ChatProvider {
   }
 
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
-    const messages = toOllamaMessages(request.messages);
+    const messages = toOllamaMessages(request.messages, needsReasoningBack(request.model));
     let streamOpened = false;
-    return streamReply({
+    // Ollama says nothing until its first token: the deadline allows for the read the measured speed predicts.
+    const speed = this.promptSpeed.of(request.model);
+    // After keep_alive without a request the model was unloaded: its cache went with it, everything is read again.
+    const now = this.clock.now();
+    const idle = now - (this.lastRequestAt.get(request.model) ?? now);
+    this.lastRequestAt.set(request.model, now);
+    const unloaded = idle > keepAliveMs(this.keepAlive);
+    const reused = unloaded ? 0 : this.cacheEstimate.reusedShare(request.model, request.messages, request.tools);
+    const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, reused);
+    const stream = streamReply({
       signal: request.signal,
       open: async (signal) => {
         const client = this.client(signal);
-        const stream = await client.chat(await this.buildBody(request, messages));
+        const body = await this.buildBody(request, messages);
+        const stream = await client.chat(body).catch((err: unknown) => {
+          if (!this.refuseOverflow || !rejectsOverflowFields(err)) throw err;
+          // An older server or a strict proxy: today's behaviour (and the usage-based overflow detection) stays.
+          this.refuseOverflow = false;
+          return client.chat(withoutOverflowFields(body));
+        });
         streamOpened = true;
         return stream;
       },
       chunks: new OllamaChunks(this.cacheEstimate.begin(request.model, request.messages, request.tools)),
       label: this.label,
-      firstByte: { timeoutMs: this.firstByteTimeoutMs, statusDelayMs: this.loadingStatusDelayMs, clock: this.clock },
+      firstByte: {
+        timeoutMs: readingDeadlineMs(this.firstByteTimeoutMs, reading),
+        statusDelayMs: this.loadingStatusDelayMs,
+        clock: this.clock,
+        ...(reading && { reading }),
+      },
       errorContext: this.errorContext(request.signal),
       mapError: (e, produced) => this.mapClientError(e, request.model, streamOpened, produced),
     });
+    return learningSpeed(stream, this.promptSpeed, request.model);
   }
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
@@ -204,7 +244,7 @@ export class OllamaProvider implements ChatProvider {
     request: ChatRequest,
     messages: OllamaChatRequest['messages'],
   ): Promise<OllamaChatRequest & { stream: true }> {
-    const needsInfo = request.contextSize === undefined || request.think !== undefined;
+    const needsInfo = request.contextSize === undefined || request.think !== undefined || request.thinkingBudget !== undefined;
     const info = !needsInfo
       ? undefined
       : (this.infoCache.get(request.model) ??
@@ -212,6 +252,7 @@ export class OllamaProvider implements ChatProvider {
     // Always send num_ctx: Ollama's own default is small and silently truncates long prompts.
     const numCtx = request.contextSize ?? info?.defaultContextSize ?? defaultNumCtx(info?.contextLength);
     const canThink = info?.capabilities?.includes('thinking') ?? false;
+    const think = thinkField(request);
     return {
       model: request.model,
       messages,
@@ -224,9 +265,11 @@ export class OllamaProvider implements ChatProvider {
       },
       ...(request.tools.length > 0 && { tools: toOllamaTools(request.tools) }),
       // Ollama rejects `think` for models without the capability, so only send it where it is understood.
-      ...(request.think !== undefined && canThink && { think: request.think }),
+      ...(think !== undefined && canThink && { think }),
       // Structured output: Ollama takes the JSON Schema itself as `format`.
       ...(request.responseFormat !== undefined && { format: request.responseFormat.schema }),
+      // Newer Ollama (api.ChatRequest Truncate/Shift): an overflow is an HTTP 400, not a silently cut prompt.
+      ...(this.refuseOverflow && OVERFLOW_FIELDS),
     };
   }
 

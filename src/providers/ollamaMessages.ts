@@ -8,15 +8,19 @@ import { modelText, type ChatMessage, type ToolCall, type ToolDefinition } from 
  */
 export const RAW_ARGUMENTS_KEY = '__raw_arguments';
 
-export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
+/** `withReasoning`: the model's template needs its earlier reasoning back (gpt-oss); others never get it. */
+export function toOllamaMessages(messages: readonly ChatMessage[], withReasoning = false): OllamaMessage[] {
   return messages.map((m): OllamaMessage => {
+    const reasoning = withReasoning && m.role === 'assistant' && m.thinking ? { thinking: m.thinking } : {};
     if (m.role === 'assistant' && m.toolCalls?.length) {
       return {
         role: 'assistant',
         content: modelText(m),
+        ...reasoning,
         tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
       };
     }
+    if (m.role === 'assistant') return { role: 'assistant', content: modelText(m), ...reasoning };
     if (m.role === 'tool') {
       return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
     }

@@ -35,6 +35,8 @@ import { openaiServerStatus } from './openaiServerStatus';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 import { serverWordsFetch } from './serverWords';
 import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { effortForBudget, needsReasoningBack, thinksInLevels } from '../core/reasoningModels';
+import { learningSpeed, planReading, progressFromLlamaCpp, promptSpeedFor, readingDeadlineMs, readingMessage, type PromptSpeed } from './readingTime';
 import type { ToolCall } from '../core/messages';
 import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
 import { capitalise } from '../shared/format';
@@ -59,6 +61,8 @@ export interface OpenAICompatibleOptions {
   embedTimeoutMs?: number;
   /** Told what a slow model-info or embedding request is waiting for. */
   onWaiting?: (message: string) => void;
+  /** Prompt reading speeds (the first-byte deadline allows for the read); default: shared per server in this process. */
+  promptSpeed?: PromptSpeed;
 }
 
 /** The parts of a streamed chunk we read, including the non-standard reasoning fields. */
@@ -76,12 +80,31 @@ interface StreamChunk {
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
   /** llama.cpp: `cache_n` prompt tokens reused from the slot's cache, `prompt_n` read, and how long each part took. */
   timings?: { cache_n?: number; prompt_n?: number; prompt_ms?: number; predicted_ms?: number } | null;
+  /** llama.cpp with `return_progress`: how far it read the prompt (counts include the cached prefix). */
+  prompt_progress?: { total?: number; cache?: number; processed?: number; time_ms?: number } | null;
 }
 
 const START_HINT =
   'Start the server: in LM Studio open the Developer tab and switch the server on (or run `lms server start`); ' +
   'for llama.cpp run `llama-server -m <model.gguf> --port 8080`; for vLLM run `vllm serve <model>`. ' +
   'Then check the base URL setting.';
+
+/**
+ * The server's own thinking controls, sent only where understood: gpt-oss's effort level (llama.cpp takes it as a
+ * template argument, LM Studio and vLLM as `reasoning_effort`), and llama.cpp's `enable_thinking: false` for
+ * templates with a thinking switch (Qwen3 and the like).
+ */
+function reasoningControls(request: ChatRequest, llamaCpp: boolean): object {
+  if (thinksInLevels(request.model)) {
+    if (request.think === undefined && request.thinkingBudget === undefined) return {};
+    const effort = request.think === false ? 'low' : effortForBudget(request.thinkingBudget);
+    return llamaCpp ? { chat_template_kwargs: { reasoning_effort: effort } } : { reasoning_effort: effort };
+  }
+  return llamaCpp && request.think === false ? { chat_template_kwargs: { enable_thinking: false } } : {};
+}
+
+/** Reads shorter than this pass too quickly to be worth a status line. */
+const SHOWN_READ_TOKENS = 256;
 
 /** Short, so a model reloaded with another context length is noticed on the next turn. */
 const MODEL_INFO_TTL_MS = 5_000;
@@ -98,6 +121,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
   private readonly clock: ProviderClock;
   private readonly label: string;
   private readonly deadlines: DeadlineSettings;
+  private readonly promptSpeed: PromptSpeed;
+  /** Seen to be llama.cpp (`/props` answered): only it is sent llama.cpp's own request fields. */
+  private llamaCpp = false;
 
   constructor(options: OpenAICompatibleOptions = {}) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
@@ -113,6 +139,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       clock: this.clock,
       ...(options.onWaiting && { onWaiting: options.onWaiting }),
     };
+    this.promptSpeed = options.promptSpeed ?? promptSpeedFor(this.baseUrl);
     this.client = new OpenAI({
       baseURL: this.baseUrl,
       // Local servers ignore the key unless started with one; the client insists on a value.
@@ -129,23 +156,39 @@ export class OpenAICompatibleProvider implements ChatProvider {
   chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
     const body: ChatCompletionCreateParamsStreaming = {
       model: request.model,
-      messages: toOpenAIMessages(request.messages),
+      messages: toOpenAIMessages(request.messages, this.llamaCpp && needsReasoningBack(request.model)),
       stream: true,
       stream_options: { include_usage: true },
       ...(request.tools.length > 0 && { tools: toOpenAITools(request.tools) }),
       ...(request.temperature !== undefined && { temperature: request.temperature }),
       ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
       ...(request.responseFormat !== undefined && { response_format: toOpenAIResponseFormat(request.responseFormat) }),
+      // llama.cpp streams its reading progress; other servers may reject fields they do not know.
+      ...(this.llamaCpp && ({ return_progress: true } as object)),
+      ...reasoningControls(request, this.llamaCpp),
     };
-    return streamReply({
+    const speed = this.promptSpeed.of(request.model);
+    const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, this.cacheEstimate.reusedShare(request.model, request.messages, request.tools));
+    const stream = streamReply({
       signal: request.signal,
       open: (signal) => this.client.chat.completions.create(body, { signal }),
       chunks: new OpenAIChunks(this.cacheEstimate.begin(request.model, request.messages, request.tools)),
       label: this.label,
-      firstByte: { timeoutMs: this.firstByteTimeoutMs, statusDelayMs: this.loadingStatusDelayMs, clock: this.clock },
+      firstByte: {
+        timeoutMs: readingDeadlineMs(this.firstByteTimeoutMs, reading),
+        statusDelayMs: this.loadingStatusDelayMs,
+        clock: this.clock,
+        ...(reading && { reading }),
+      },
       errorContext: this.errorContext(request.signal),
       mapError: (e) => this.mapClientError(e),
     });
+    return learningSpeed(stream, this.promptSpeed, request.model);
+  }
+
+  /** The setup check measured how fast the server reads prompts. */
+  notePromptSpeed(model: string, tokensPerSecond: number): void {
+    this.promptSpeed.set(model, tokensPerSecond);
   }
 
   async listModels(signal: AbortSignal): Promise<ModelInfo[]> {
@@ -185,9 +228,11 @@ export class OpenAICompatibleProvider implements ChatProvider {
   /** Which server this is (LM Studio, llama.cpp, vLLM, or another) and the model's loaded context, asked fresh. */
   async serverStatus(model: string, signal: AbortSignal): Promise<ServerStatus> {
     try {
-      return await this.bounded('its status (/props, /v1/models)', 'info', signal, (bounded) =>
+      const status = await this.bounded('its status (/props, /v1/models)', 'info', signal, (bounded) =>
         openaiServerStatus(this.fetchFn, serverRoot(this.baseUrl), model, () => this.listModels(bounded), bounded),
       );
+      if (status.kind === 'llamacpp') this.llamaCpp = true;
+      return status;
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
     }
@@ -224,7 +269,10 @@ export class OpenAICompatibleProvider implements ChatProvider {
       }
       if (info.loadedContextLength === undefined) {
         const loaded = await llamaCppLoadedContext(this.fetchFn, root, signal);
-        if (loaded) info = { ...info, loadedContextLength: loaded };
+        if (loaded) {
+          info = { ...info, loadedContextLength: loaded };
+          this.llamaCpp = true;
+        }
       }
       return info;
     } catch (err) {
@@ -318,6 +366,9 @@ class OpenAIChunks implements ReplyChunks<StreamChunk> {
   constructor(private readonly estimateCached: (promptTokens: number) => number) {}
 
   *read(chunk: StreamChunk): Iterable<ChunkDelta> {
+    // Reading progress is life (the chunk itself passed the first-byte guard) and worth showing on a long read.
+    const progress = progressFromLlamaCpp(chunk.prompt_progress);
+    if (progress && progress.total >= SHOWN_READ_TOKENS) yield { type: 'status', message: readingMessage(progress), reading: progress };
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta ?? {};

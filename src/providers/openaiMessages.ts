@@ -7,8 +7,12 @@ import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { argumentsToText, modelText, type ChatMessage, type ToolDefinition } from '../core/messages';
 import type { ResponseFormat } from '../core/provider';
 
-export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+/** `withReasoning`: earlier reasoning goes back as `reasoning_content` (llama.cpp, for gpt-oss); others never get it. */
+export function toOpenAIMessages(messages: readonly ChatMessage[], withReasoning = false): ChatCompletionMessageParam[] {
   return messages.map((m, i): ChatCompletionMessageParam => {
+    if (withReasoning && m.role === 'assistant' && m.thinking) {
+      return { ...toOpenAIMessages([{ ...m, thinking: '' }])[0]!, reasoning_content: m.thinking } as unknown as ChatCompletionMessageParam;
+    }
     switch (m.role) {
       case 'system':
         return { role: 'system', content: m.content };

@@ -27,8 +27,15 @@ export async function openaiServerStatus(
   if (isRecord(props) && settings) {
     const nCtx = positive(settings.n_ctx);
     const build = typeof props.build_info === 'string' && props.build_info ? props.build_info : undefined;
+    const slots = positive(props.total_slots);
     // llama-server serves the one model it was started with: it is loaded.
-    return { kind: 'llamacpp', loaded: true, ...(build && { version: build }), ...(nCtx !== undefined && { loadedContextLength: nCtx }) };
+    return {
+      kind: 'llamacpp',
+      loaded: true,
+      ...(build && { version: build }),
+      ...(nCtx !== undefined && { loadedContextLength: nCtx }),
+      ...(slots !== undefined && { slots }),
+    };
   }
   const version = await getJson(fetchFn, `${root}/version`, signal);
   if (isRecord(version) && typeof version.version === 'string' && version.version) {

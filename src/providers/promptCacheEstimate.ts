@@ -39,6 +39,14 @@ export class PromptCacheEstimate {
     };
   }
 
+  /**
+   * The share of this request's rendering that matches the start of the last one begun for the model (0 when there
+   * was none): roughly what the server keeps, so 1 minus it is what it must read. Call before `begin`.
+   */
+  reusedShare(model: string, messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): number {
+    return this.sharedShare({ messages, tools }, this.last.get(model));
+  }
+
   /** The share of this request's rendering that matches the start of the previous one. */
   private sharedShare(now: Sent, before: Sent | undefined): number {
     const parts = this.parts(now);

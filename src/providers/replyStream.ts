@@ -7,6 +7,7 @@ import type { ToolCall } from '../core/messages';
 import { linkAbort } from './abort';
 import type { ProviderClock } from './clock';
 import { guardFirstItem } from './firstByteGuard';
+import type { ReadingPlan } from './readingTime';
 import { capitalise } from '../shared/format';
 import { abortedError, emptyResponseError, incompleteStreamError, toProviderError, type ErrorContext } from './networkErrors';
 import { ThinkTagSplitter, type SplitPiece } from './thinkTagSplitter';
@@ -33,7 +34,7 @@ export interface ReplyStreamOptions<Chunk> {
   chunks: ReplyChunks<Chunk>;
   /** "Ollama at http://…", for messages. */
   label: string;
-  firstByte: { timeoutMs: number; statusDelayMs: number; clock: ProviderClock };
+  firstByte: { timeoutMs: number; statusDelayMs: number; clock: ProviderClock; reading?: ReadingPlan };
   errorContext: ErrorContext;
   /** The client library's own errors as ProviderErrors; `produced` says whether any content came first. */
   mapError: (err: unknown, produced: boolean) => ProviderError | undefined;
@@ -50,7 +51,7 @@ export async function* streamReply<Chunk>(options: ReplyStreamOptions<Chunk>): A
     const serverLabel = capitalise(label);
     for await (const item of guardFirstItem(open, { ...options.firstByte, abort: () => abort.abort(), serverLabel })) {
       if (item.kind === 'status') {
-        yield { type: 'status', message: item.message };
+        yield { type: 'status', message: item.message, ...(item.reading && { reading: item.reading }) };
         continue;
       }
       for (const delta of chunks.read(item.value)) {

@@ -16,6 +16,7 @@ import type { RiskLevel } from '../core/tools/tool';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { checkedToolProtocol } from '../core/setupCheck/memory';
 import { errorMessage } from '../shared/format';
+import { DEFAULT_THINKING_BUDGET, withThinkingBudget } from '../core/agent/thinkingBudget';
 
 /** What the host owns and lends the session: the model, the tools and approval, the workspace, the event bus. */
 export type SessionPorts = Pick<
@@ -27,6 +28,8 @@ export type SessionPorts = Pick<
 export interface SessionSettings {
   maxRounds?: number;
   think?: boolean;
+  /** Most thinking tokens per model call (default 2000; 0: no budget): see src/core/agent/thinkingBudget.ts. */
+  thinkingBudget?: number;
   /** The context size sent with every request (Ollama num_ctx). */
   contextSize?: number;
   /** The user's window, for servers that do not report theirs. */
@@ -81,15 +84,18 @@ export interface SessionBuild {
 export function buildSession(build: SessionBuild): AgentSession {
   const { ports, settings: s, recording } = build;
   const calibration = recording?.kv ?? build.calibration;
+  // Every model call of the session (rounds, planner, compression pass) keeps to the thinking budget.
+  const provider = withThinkingBudget(ports.provider, s.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
   const session: AgentSession = new AgentSession({
     ...ports,
+    provider,
     ...(s.maxRounds !== undefined && { maxRounds: s.maxRounds }),
     ...(s.think !== undefined && { think: s.think }),
     ...(s.contextSize !== undefined && { contextSize: s.contextSize }),
     ...(s.agent && { agentSettings: s.agent }),
     ...(build.setupChecks && { checkedProtocol: checkedToolProtocol(build.setupChecks) }),
     ...(s.instructions && { userInstructions: s.instructions }),
-    ...(s.fallbackModels?.length && { fallbacks: s.fallbackModels.map((model) => ({ provider: ports.provider, model })) }),
+    ...(s.fallbackModels?.length && { fallbacks: s.fallbackModels.map((model) => ({ provider, model })) }),
     ...(s.allowedRisks && { allowedRisks: s.allowedRisks }),
     ...(s.extraParts && { extraParts: s.extraParts }),
     history: [...(build.history ?? [])],

@@ -1,5 +1,6 @@
 // Everything that happens in a turn is one of these events, on one stream.
 import type { RiskLevel } from '../tools/tool';
+import type { ReadingProgress } from '../provider';
 
 export type TurnEndReason =
   | 'completed'
@@ -13,7 +14,8 @@ export type AgentEvent =
   /** `attachments`: the labels of what the user attached (`src/a.ts:3-5`), the code itself is on the message. */
   | { type: 'turn_start'; turnId: string; message: string; attachments?: string[] }
   | { type: 'round_start'; round: number }
-  | { type: 'status'; message: string }
+  /** `reading`: the server is reading the prompt (tokens read of those it must read; `estimated` where it says nothing). */
+  | { type: 'status'; message: string; reading?: ReadingProgress }
   | { type: 'thinking'; text: string }
   | { type: 'text'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: unknown }

@@ -27,7 +27,7 @@ export interface RoundReply {
 export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
   const reply: RoundReply = { text: '', thinking: '', toolCalls: [], finishReason: '' };
   await readDeltas(request.provider.chat(toChatRequest(request, request.tools)), {
-    status: (message) => bus.emit({ type: 'status', message }),
+    status: (message, reading) => bus.emit({ type: 'status', message, ...(reading && { reading }) }),
     thinking: (text) => {
       reply.thinking += text;
       bus.emit({ type: 'thinking', text });

@@ -8,7 +8,7 @@
 // nothing.
 import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { ChatProvider } from '../provider';
+import { ProviderError, type ChatProvider, type ResponseFormat } from '../provider';
 import { errorMessage } from '../../shared/format';
 import { parseReply } from '../structured/structuredCall';
 import { readDeltas } from '../streamDeltas';
@@ -59,6 +59,25 @@ const INSTRUCTION_TOKENS = estimateTokens(INSTRUCTIONS);
 
 const STANDALONE_SYSTEM =
   'You shrink the conversation history of a coding agent so it fits its context window. You are shown excerpts of older messages; summarise them as asked. Do not answer or continue that conversation.';
+
+/**
+ * The reply's shape, sent as the request's response format (Ollama `format`, OpenAI-compatible `response_format`):
+ * servers that constrain decoding make a model that would rather call a tool write the summaries. It is a request
+ * option, not prompt text: the conversation prefix the server holds is unchanged.
+ */
+export const SUMMARIES_FORMAT: ResponseFormat = {
+  name: 'compression_summaries',
+  schema: {
+    type: 'object',
+    properties: {
+      summaries: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'integer' }, summary: { type: 'string' } }, required: ['id', 'summary'] },
+      },
+    },
+    required: ['summaries'],
+  },
+};
 
 const RETRY = 'That reply could not be used: answer with only the JSON object {"summaries": [{"id": <number>, "summary": "<text>"}]}, nothing else.';
 const MAX_STRIKES = 2;
@@ -157,6 +176,15 @@ function parseItems(reply: string): Array<{ id: number; summary: string }> {
   });
 }
 
+/** Servers that refused the response format next to tools (some llama.cpp builds: "Cannot use custom grammar constraints with tools"). */
+const refusesFormat = new WeakSet<ChatProvider>();
+
+function rejectsFormat(err: unknown): boolean {
+  if (!(err instanceof ProviderError) || err.kind !== 'http') return false;
+  const status = err.options.status ?? 0;
+  return status >= 400 && status < 500 && /grammar|schema|response_format|\bformat\b/i.test(err.message) && !/context|exceed|too long/i.test(err.message);
+}
+
 async function callModel(
   model: CompressionModel,
   messages: ChatMessage[],
@@ -164,6 +192,26 @@ async function callModel(
   continuation: boolean,
   options: PassOptions,
   raw: number,
+): Promise<string> {
+  const constrained = !refusesFormat.has(model.provider);
+  try {
+    return await streamPass(model, messages, tools, continuation, options, raw, constrained);
+  } catch (err) {
+    if (!constrained || options.signal.aborted || !rejectsFormat(err)) throw err;
+    // Asked again as before (the instructions still ask for the JSON), and not constrained again on this server.
+    refusesFormat.add(model.provider);
+    return streamPass(model, messages, tools, continuation, options, raw, false);
+  }
+}
+
+async function streamPass(
+  model: CompressionModel,
+  messages: ChatMessage[],
+  tools: readonly ToolDefinition[],
+  continuation: boolean,
+  options: PassOptions,
+  raw: number,
+  constrained: boolean,
 ): Promise<string> {
   let text = '';
   const stream = model.provider.chat({
@@ -173,6 +221,7 @@ async function callModel(
     tools,
     signal: options.signal,
     temperature: options.temperature,
+    ...(constrained && { responseFormat: SUMMARIES_FORMAT }),
     ...(model.contextSize !== undefined && { contextSize: model.contextSize }),
     ...(model.think !== undefined && { think: model.think }),
   });

@@ -59,7 +59,7 @@ export class ResilientCaller {
     };
     const text = new ReplayGuard((t) => this.options.sink.text(t), onDiverge);
     const thinking = new ReplayGuard((t) => this.options.sink.thinking(t), onDiverge);
-    const guarded: ReplySink = { text: (t) => text.push(t), thinking: (t) => thinking.push(t), status: (m) => this.options.sink.status(m) };
+    const guarded: ReplySink = { text: (t) => text.push(t), thinking: (t) => thinking.push(t), status: (m, r) => this.options.sink.status(m, r) };
 
     const order = endpoints.map((_, i) => (this.active + i) % endpoints.length);
     const failures: EndpointFailure[] = [];

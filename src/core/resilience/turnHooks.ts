@@ -93,7 +93,7 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
   const sink: ReplySink = {
     text: (text) => bus.emit({ type: 'text', text }),
     thinking: (text) => bus.emit({ type: 'thinking', text }),
-    status: (message) => bus.emit({ type: 'status', message }),
+    status: (message, reading) => bus.emit({ type: 'status', message, ...(reading && { reading }) }),
   };
   const caller = new ResilientCaller({
     endpoints: [{ provider: options.provider, model: options.model }, ...(options.fallbacks ?? [])],

@@ -1,5 +1,6 @@
 // The setup check: a handful of short requests to the configured server and model, run only when the user asks,
 // each step's finding kept in one report. What it sends is said first (plan.ts).
+import { llamaCppAdvice } from './llamaCppAdvice';
 import type { ChatProvider, ServerStatus } from '../provider';
 import type { Clock } from '../ports';
 import { chooseContextWindow, resolveContextWindow } from '../context/window';
@@ -122,6 +123,8 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
       const alreadyLoaded = before?.loaded;
       speed = speedFinding({ ...(alreadyLoaded !== undefined && { alreadyLoaded }), ...(firstRecord && { firstRecord }), first: probes.first });
       cache = cacheFinding(probes, server.status?.kind);
+      if (server.status?.kind === 'llamacpp') cache = { ...cache, details: [...cache.details, ...llamaCppAdvice(server.status, model)] };
+      if (speed.promptTokensPerSecond !== undefined) provider.notePromptSpeed?.(model, speed.promptTokensPerSecond);
     } catch (err) {
       if (signal.aborted) throw err;
       const why = errorMessage(err);

@@ -3,7 +3,7 @@
 // tool calls, hidden from the answer. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider } from '../provider';
+import { toChatRequest, type ChatProvider, type ReadingProgress } from '../provider';
 import { readDeltas } from '../streamDeltas';
 import type { RoundReply } from '../agent/round';
 import { CallTextReader, type ReadPiece } from './callTextReader';
@@ -18,7 +18,8 @@ import type { CallSyntaxId, Region } from './writtenCalls';
 export interface ReplySink {
   text(text: string): void;
   thinking(text: string): void;
-  status(message: string): void;
+  /** `reading`: the server is reading the prompt, this far. */
+  status(message: string, reading?: ReadingProgress): void;
 }
 
 export interface ModelCallRequest {
@@ -107,7 +108,7 @@ export async function streamProtocolReply(request: ModelCallRequest, parsing: Re
   };
 
   await readDeltas(request.provider.chat(toChatRequest(request, nativeTools)), {
-    status: (message) => sink.status(message),
+    status: (message, reading) => sink.status(message, reading),
     thinking: onThinking,
     text: (text) => textStage(think.push(text)),
     toolCall: (call) => reply.toolCalls.push(call),

@@ -68,6 +68,7 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
     settings: {
       maxRounds: settings.maxRounds,
       think: settings.think,
+      thinkingBudget: settings.thinkingBudget,
       ...(settings.contextSize > 0 && { contextSize: settings.contextSize, configuredWindow: settings.contextSize }),
       agent: editorAgentSettings(settings.agent),
       context: settings.context,

@@ -11,6 +11,7 @@ import { parseContextSettings, type ContextSettingsInput } from '../../core/cont
 import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 import { parseSandboxLimits, type SandboxLimits } from '../../core/sandbox/sandboxLimits';
+import { DEFAULT_THINKING_BUDGET } from '../../core/agent/thinkingBudget';
 
 export type ProviderKind = 'ollama' | 'openai';
 
@@ -24,6 +25,8 @@ export interface HarnessSettings {
   contextSize: number;
   keepAlive: string;
   think: boolean;
+  /** Most thinking tokens per model call; 0: no budget. */
+  thinkingBudget: number;
   maxRounds: number;
   firstByteTimeoutMs: number;
   autoApprove: RiskLevel[];
@@ -87,6 +90,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   contextSize: 0,
   keepAlive: '30m',
   think: true,
+  thinkingBudget: DEFAULT_THINKING_BUDGET,
   maxRounds: 20,
   firstByteTimeoutMs: 300_000,
   autoApprove: ['read'],
@@ -199,6 +203,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     contextSize: int('contextSize', d.contextSize, 0, 1_048_576),
     keepAlive: str('keepAlive', d.keepAlive) || d.keepAlive,
     think,
+    thinkingBudget: int('thinkingBudget', d.thinkingBudget, 0, 200_000),
     maxRounds: int('maxRounds', d.maxRounds, 1, 200),
     firstByteTimeoutMs: int('firstByteTimeoutSeconds', d.firstByteTimeoutMs / 1000, 5, 3600) * 1000,
     autoApprove,

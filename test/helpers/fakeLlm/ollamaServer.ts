@@ -54,7 +54,19 @@ export interface FakeOllamaOptions {
    * `prompt_eval_cached_count` as newer Ollama does; `reportCached: false` is an older Ollama).
    */
   promptCache?: PromptCacheOptions;
+  /**
+   * A prompt longer than the request's `num_ctx`: newer Ollama refuses it with a 400 when asked to
+   * (`truncate: false` and `shift: false`), otherwise cuts it silently (the fake then answers as usual). Default off:
+   * the fake does not check prompt length at all.
+   */
+  checkContext?: boolean;
+  /** An older server or a strict proxy: a body with `truncate` or `shift` gets a 400 naming the field. */
+  rejectOverflowFields?: boolean;
 }
+
+/** Ollama's words for a prompt it will not fit (llm/server.go, context shift off). */
+export const OLLAMA_PROMPT_TOO_LONG =
+  'the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length';
 
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson' };
 
@@ -90,6 +102,15 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
       }
       if (Array.isArray(body.tools) && body.tools.length > 0 && !model.capabilities.includes('tools')) {
         reply.json(400, { error: `registry.ollama.ai/library/${model.name} does not support tools` });
+        return;
+      }
+      if (options.rejectOverflowFields && ('truncate' in body || 'shift' in body)) {
+        reply.json(400, { error: `json: unknown field "${'truncate' in body ? 'truncate' : 'shift'}"` });
+        return;
+      }
+      const numCtx = isObject(body.options) && typeof body.options.num_ctx === 'number' ? body.options.num_ctx : undefined;
+      if (options.checkContext && numCtx !== undefined && body.truncate === false && body.shift === false && roughPromptTokens(body) >= numCtx) {
+        reply.json(400, { error: OLLAMA_PROMPT_TOO_LONG });
         return;
       }
       loaded.set(model.name, model);

@@ -52,6 +52,11 @@ export interface FakeOpenAIOptions {
    * `usage.prompt_tokens_details.cached_tokens` and `timings.cache_n`). `reportCached: false` is LM Studio.
    */
   promptCache?: PromptCacheOptions;
+  /**
+   * llama.cpp's `return_progress`: a request that asks for it gets a `prompt_progress` chunk after each batch of this
+   * many tokens it reads (llama-server's `-b`), before the reply. Default 512.
+   */
+  progressBatchTokens?: number;
 }
 
 const FINGERPRINT = 'b1-80fb11a';
@@ -87,7 +92,7 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
       // A request the server refuses is never read into the cache.
       const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
       const processing = next.reply.fault === 'http500' ? cache.refused(prompt) : cache.process(body, prompt);
-      await answerChat(reply, body, next.reply, processing, cache);
+      await answerChat(reply, body, next.reply, processing, cache, options.progressBatchTokens ?? 512);
       return;
     }
     if (method === 'POST' && path === '/v1/embeddings') {
@@ -149,8 +154,10 @@ function lmStudioEntry(m: FakeOpenAIModel): Record<string, unknown> {
   };
 }
 
-async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply, processing: PromptProcessing, cache: PromptCacheModel): Promise<void> {
-  await reply.sleep((script.delayMs ?? 0) + processing.promptMs);
+async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedReply, processing: PromptProcessing, cache: PromptCacheModel, batch: number): Promise<void> {
+  const progress = body.stream === true && body.return_progress === true && script.fault === undefined;
+  await reply.sleep((script.delayMs ?? 0) + (progress ? 0 : processing.promptMs));
+  if (progress) await streamProgress(reply, body, processing, batch);
   if (reply.gone) return;
   if (script.fault === 'http500') {
     const status = script.status ?? 500;
@@ -169,8 +176,10 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
     reply.json(200, completionObject(body, script, processing, cache));
     return;
   }
-  reply.res.writeHead(200, SSE_HEADERS);
-  reply.res.flushHeaders();
+  if (!reply.res.headersSent) {
+    reply.res.writeHead(200, SSE_HEADERS);
+    reply.res.flushHeaders();
+  }
   if (script.fault === 'empty') {
     reply.end();
     return;
@@ -208,6 +217,26 @@ async function answerChat(reply: ReplyWriter, body: ChatBody, script: ScriptedRe
   }
   reply.write('data: [DONE]\n\n');
   reply.end();
+}
+
+/**
+ * llama.cpp reads a prompt in batches and, asked for `return_progress`, sends a chunk after each: the empty opening
+ * delta with `prompt_progress` {total, cache, processed, time_ms} (counts include the cached prefix).
+ */
+async function streamProgress(reply: ReplyWriter, body: ChatBody, p: PromptProcessing, batch: number): Promise<void> {
+  reply.res.writeHead(200, SSE_HEADERS);
+  reply.res.flushHeaders();
+  const frame = chunkFrame(body);
+  const perToken = p.processedTokens > 0 ? p.promptMs / p.processedTokens : 0;
+  let read = 0;
+  do {
+    const step = Math.min(batch, p.processedTokens - read);
+    await reply.sleep(step * perToken);
+    if (reply.gone) return;
+    read += step;
+    const prompt_progress = { total: p.promptTokens, cache: p.cachedTokens, processed: p.cachedTokens + read, time_ms: Math.round(read * perToken) };
+    reply.write(`data: ${JSON.stringify({ ...frame({ role: 'assistant', content: null }, null), prompt_progress })}\n\n`);
+  } while (read < p.processedTokens);
 }
 
 /** Every delta after the opening `{role, content: null}` one, in llama.cpp's order. */

@@ -35,6 +35,7 @@ test('OpenAI-compatible: LM Studio, llama.cpp, vLLM and an unknown server told a
     loaded: true,
     version: 'b6123-abc',
     loadedContextLength: 4096,
+    slots: 1, // /props total_slots (llama-server -np)
   });
   assert.deepEqual(await status({ models: [{ id: 'm', loadedContextLength: 16384 }], lmStudioApi: false, vllmVersion: '0.10.1' }), {
     kind: 'vllm',

@@ -198,3 +198,26 @@ test('an explicit protocol setting wins over the probe, and says so', async () =
   assert.match(report.tools.summary, /your setting forces native tool calls/);
   assert.match(report.tools.fix ?? '', /toolProtocol to "auto"/);
 });
+
+test('llama.cpp: the setup check reports its slots and advises -np 2, --cache-reuse and, for a sliding-window model, --ctx-checkpoints; the chat provider learns the measured prompt speed', async () => {
+  const probe = setupProbeModel({ native: 'native', text: 'follows' });
+  const gemma = 'gemma-3-12b-it';
+  const oneSlot = await startFakeOpenAIServer((body) => probe(body), { lmStudioApi: false, llamaCppContext: 8192, models: [{ id: gemma }], promptCache: { promptTokensPerSecond: 2000 } });
+  const twoSlots = await startFakeOpenAIServer((body) => probe(body), { lmStudioApi: false, llamaCppContext: 8192, models: [{ id: MODEL }], promptCache: { slots: 2 } });
+  servers.push(oneSlot, twoSlots);
+  const noted: number[] = [];
+  const provider = WIRES[1]!.provider(oneSlot);
+  const spy: ChatProvider = Object.assign(Object.create(provider) as ChatProvider, { notePromptSpeed: (_m: string, tps: number) => noted.push(tps) });
+  const one = (await runSetupCheck({ provider: spy, model: gemma, toolProtocol: 'auto', embeddingModels: {}, clock: systemClock, signal: AbortSignal.timeout(20_000) })).report;
+  const details = one.cache.details.join('\n');
+  assert.match(details, /runs one slot: .*-np 2/);
+  assert.match(details, /--cache-reuse 256/);
+  assert.match(details, /gemma-3-12b-it is a hybrid or sliding-window model: .*--ctx-checkpoints/);
+  assert.equal(noted.length, 1, 'the measured prompt speed is handed to the provider');
+  assert.ok(Math.abs(noted[0]! - 2000) < 400, `about the server's 2,000 tokens/s (${noted[0]})`);
+
+  const two = (await runSetupCheck({ provider: WIRES[1]!.provider(twoSlots), model: MODEL, toolProtocol: 'auto', embeddingModels: {}, clock: systemClock, signal: AbortSignal.timeout(20_000) })).report;
+  const twoDetails = two.cache.details.join('\n');
+  assert.match(twoDetails, /runs 2 slots/);
+  assert.doesNotMatch(twoDetails, /-np 2|ctx-checkpoints/);
+});

@@ -44,3 +44,15 @@ test('text mode: a long MCP call\u2019s progress reports each get a line under t
   const lines = c.out.join('').split('\n');
   assert.deepEqual(lines.slice(1, 3), ['  … progress 1/2', '  … progress 2/2']);
 });
+
+test('reading progress: a stderr line in text mode (the answer on stdout stays clean), the event with its counts in --json', () => {
+  const c = capture();
+  const reading = { type: 'status' as const, message: 'Reading the prompt: 6,200 / 12,000 tokens', reading: { processed: 6200, total: 12000 } };
+  c.render({ type: 'status', message: 'loading model…' });
+  c.render(reading);
+  assert.equal(c.out.join(''), '[loading model…]\n');
+  assert.equal(c.err.join(''), '[Reading the prompt: 6,200 / 12,000 tokens]\n');
+  const lines: string[] = [];
+  jsonRenderer({ write: (s) => lines.push(s) })(reading);
+  assert.deepEqual(JSON.parse(lines[0]!), reading);
+});

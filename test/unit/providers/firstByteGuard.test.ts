@@ -109,6 +109,34 @@ describe('guardFirstItem', () => {
     assert.equal(aborted, true);
   });
 
+  test('with a reading plan: the status estimates the read, renewed until the estimate is done', async () => {
+    const clock = new ManualClock();
+    const source = new GatedSource(['a']);
+    const iterator = guardFirstItem(async () => source, {
+      timeoutMs: 10_000,
+      statusDelayMs: 100,
+      clock,
+      abort: () => undefined,
+      serverLabel: 'Test server',
+      reading: { tokens: 1000, tokensPerSecond: 4000, expectedMs: 375 },
+    });
+    const seen: Guarded<string>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const next = iterator.next();
+      await clock.advance(100);
+      seen.push((await next).value as Guarded<string>);
+    }
+    assert.deepEqual(seen, [
+      { kind: 'status', message: 'Reading the prompt: about 400 / 1,000 tokens (estimated)', reading: { processed: 400, total: 1000, estimated: true } },
+      { kind: 'status', message: 'Reading the prompt: about 800 / 1,000 tokens (estimated)', reading: { processed: 800, total: 1000, estimated: true } },
+      { kind: 'status', message: 'Reading the prompt: about 1,000 / 1,000 tokens (estimated)', reading: { processed: 1000, total: 1000, estimated: true } },
+    ]);
+    const last = iterator.next();
+    await clock.advance(1000);
+    source.open();
+    assert.deepEqual((await last).value, { kind: 'item', value: 'a' }, 'no more statuses once the estimate is done');
+  });
+
   test('stopping early returns the source', async () => {
     const clock = new ManualClock();
     const source = new GatedSource(['a', 'b', 'c']);

@@ -99,3 +99,11 @@ test('approval.sensitivePatterns: trimmed, de-duplicated; junk entries and a non
   assert.deepEqual(notList.settings.sensitivePatterns, []);
   assert.match(notList.problems.join('\n'), /should be a list of path patterns/);
 });
+
+test('localharness.thinkingBudget: 2,000 by default, 0 turns it off, a bad value is reported and clamped', () => {
+  assert.equal(parseSettings(from({})).settings.thinkingBudget, 2000);
+  assert.equal(parseSettings(from({ thinkingBudget: 0 })).settings.thinkingBudget, 0);
+  const bad = parseSettings(from({ thinkingBudget: -3 }));
+  assert.equal(bad.settings.thinkingBudget, 0);
+  assert.match(bad.problems.join('\n'), /localharness\.thinkingBudget must be between 0 and 200000/);
+});
