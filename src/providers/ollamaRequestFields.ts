@@ -26,7 +26,9 @@ export const OVERFLOW_FIELDS = { truncate: false, shift: false } as const;
 
 /** A 400 that names the overflow fields: the server does not take them (Ollama itself ignores unknown fields). */
 export function rejectsOverflowFields(err: unknown): boolean {
-  const status = (err as { status_code?: unknown } | null)?.status_code;
+  // The ollama client's ResponseError has status_code; serverWordsFetch's ProviderError keeps it in options.status.
+  const e = err as { status_code?: unknown; options?: { status?: unknown } } | null;
+  const status = e?.status_code ?? e?.options?.status;
   return err instanceof Error && status === 400 && /\b(truncate|shift)\b/i.test(err.message) && !/context length/i.test(err.message);
 }
 
