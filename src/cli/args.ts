@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
+import { CHAT_MODES, isChatMode, type ChatMode } from '../core/modes/chatMode';
 
 import { UsageError } from './usageError';
 import { firstByteTimeoutMs, nonEmpty, positiveInt, providerOf, retryBackoffFromEnv, sandboxFlags, toolProtocolOf } from './argValues';
@@ -56,6 +57,8 @@ export interface RunOptions {
     plannerProvider?: 'ollama' | 'openai';
     executorProvider?: 'ollama' | 'openai';
   };
+  /** Plan (read tools only; the answer is the plan) or Ask (no tools); Agent when absent. */
+  mode?: ChatMode;
   /** Continue the session's unfinished planned run at its first unfinished step (TASK not needed). */
   resume?: boolean;
   /** How run_command is confined (--sandbox, --allow-network, --allow-network-for). */
@@ -166,7 +169,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   if (values.version) return { command: 'version' };
   const [command, ...rest] = positionals;
   for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['remove', 'index'], ['k', 'query']] as const) {
-    if (values[option] !== undefined && command !== owner) throw new UsageError(`--${option} only works with \`${owner}\``);
+    if (values[option] !== undefined && command !== owner && !(option === 'mode' && command === 'run')) throw new UsageError(`--${option} only works with \`${owner}\``);
   }
   if (command === 'sessions') {
     return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }) };
@@ -197,6 +200,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const toolProtocol = toolProtocolOf(values['tool-protocol']);
   const maxTools = positiveInt('--max-tools', values['max-tools']);
   const orchestrator = orchestratorOf(values);
+  if (values.mode !== undefined && !isChatMode(values.mode)) throw new UsageError(`--mode must be ${CHAT_MODES.join(', ')}, got "${values.mode}"`);
+  const mode = values.mode as ChatMode | undefined;
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
   return {
@@ -227,6 +232,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
     ...(orchestrator && { orchestrator }),
     ...(resume && { resume }),
+    ...(mode && { mode }),
   };
 }
 

@@ -96,6 +96,8 @@ export interface TurnConfig {
   contextSize?: number;
   temperature?: number;
   now?: () => number;
+  /** Plan and Ask mode: refuses the calls the mode does not allow, with what the model reads (see core/modes). */
+  refuseCall?: (name: string) => string | undefined;
   /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
   attachments?: readonly MessageAttachment[];
   /** Persist a message the moment it exists. Awaited, so a crash loses at most the message in flight. */
@@ -146,6 +148,7 @@ export async function runTurn(
     now,
     denials: new TurnDenials(), // a Deny holds for the rest of this turn
     ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
+    ...(config.refuseCall && { refuse: config.refuseCall }),
   };
 
   let round = 0;

@@ -16,6 +16,7 @@ export const PART_PRIORITY = {
   loop_rules: 90,
   user_instructions: 85,
   rules_files: 80,
+  skills: 78,
   planning: 75,
   hot_context: 70,
   capabilities: 50,
@@ -33,6 +34,8 @@ export interface PromptInput {
   userInstructions?: string;
   /** Rules from the workspace (see loadWorkspaceRules). */
   rules?: string;
+  /** The skills' names and descriptions (see core/skills). */
+  skills?: string;
   /** task_completion / ask_question are offered. */
   loopBreakingTools?: boolean;
   chainOfThought?: boolean;
@@ -63,6 +66,7 @@ export function promptParts(input: PromptInput): PromptPart[] {
   };
   add('user_instructions', input.userInstructions && `User instructions:\n${input.userInstructions.trim()}`);
   add('rules_files', input.rules && `Project rules:\n${input.rules.trim()}`);
+  add('skills', input.skills);
   add('loop_rules', LOOP_RULES + (input.loopBreakingTools ? `\n${LOOP_BREAKING_RULE}` : ''));
   for (const part of input.extraParts ?? []) if (part.text.trim()) parts.push(part);
   add('capabilities', capabilitiesText(input.system));
