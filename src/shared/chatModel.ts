@@ -38,7 +38,9 @@ export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
  */
 const Compressed = z.optional(Text);
 
-export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text, compressed: Compressed });
+/** The turn's mode when not Agent: a Plan turn's answer gets Act. */
+const TurnMode = z.optional(z.enum(['plan', 'ask']));
+export const UserItemSchema = z.object({ kind: z.literal('user'), id: Id, text: Text, compressed: Compressed, mode: TurnMode });
 export const AssistantItemSchema = z.object({
   kind: z.literal('assistant'),
   id: Id,
@@ -164,7 +166,7 @@ export const TurnEndReasonSchema = z.enum(['completed', 'task_completion', 'ask_
 
 /** Everything that changes the chat view. The host maps core AgentEvents to these. */
 export const ChatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn_start'), text: Text }),
+  z.object({ type: z.literal('turn_start'), text: Text, mode: TurnMode }),
   z.object({ type: z.literal('round_start') }),
   z.object({ type: z.literal('status'), text: Text }),
   z.object({ type: z.literal('thinking'), text: Text }),

@@ -96,6 +96,8 @@ export interface TurnConfig {
   contextSize?: number;
   temperature?: number;
   now?: () => number;
+  /** Plan or Ask (absent: Agent), told with turn_start so the panel can offer Act on a plan. */
+  mode?: 'plan' | 'ask';
   /** Plan and Ask mode: refuses the calls the mode does not allow, with what the model reads (see core/modes). */
   refuseCall?: (name: string) => string | undefined;
   /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
@@ -135,7 +137,7 @@ export async function runTurn(
   };
 
   const attachments = config.attachments?.length ? [...config.attachments] : undefined;
-  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }) });
+  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }), ...(config.mode && { mode: config.mode }) });
   await append({ role: 'user', content: userText, ...(attachments && { attachments }) });
 
   const tools = config.registry.definitions(config.allowedRisks);

@@ -39,7 +39,4 @@ export function modeRefusal(mode: ChatMode, tool: { name: string; risk: RiskLeve
   return `Not run: this is Plan mode, where nothing is changed or executed (${tool.name} is a ${tool.risk} tool). Put this step in your plan instead; the user runs the plan with Act.`;
 }
 
-/** The message Act sends: the plan (as the user edited it), to carry out in Agent mode. */
-export function actText(plan: string): string {
-  return `Carry out this plan now, step by step:\n\n${plan.trim()}`;
-}
+export { actText } from '../../shared/planAct';

@@ -239,6 +239,7 @@ export class AgentSession {
       hooks: mode === 'agent' || !hooks.onTextReply ? hooks : { ...hooks, onTextReply: (state) => hooks.onTextReply!({ ...state, toolsOffered: false }) },
       ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),
       ...(risks && { allowedRisks: risks }),
+      ...(mode !== 'agent' && { mode }),
       ...(mode !== 'agent' && { refuseCall: (name: string) => modeRefusal(mode, o.registry.get(name) ?? (mode === 'ask' ? { name, risk: 'read' } : undefined)) }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),

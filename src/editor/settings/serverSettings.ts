@@ -35,6 +35,8 @@ export const USER_ONLY_KEYS = [
   'sandbox.network',
   'sandbox.networkCommands',
   'sandbox.writablePaths',
+  // load_skill reads files in that folder: a repository must not point it at another folder of yours.
+  'skills.userFolder',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */
