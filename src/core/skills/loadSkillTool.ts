@@ -7,9 +7,10 @@ import { discoverSkills, readSkill } from './skillFiles';
 
 export const LOAD_SKILL = 'load_skill';
 
+// Short on purpose: this definition is sent with every request once a skill exists.
 const schema = z.object({
-  name: z.string().describe('The skill\'s name, as listed in "Skills".'),
-  file: z.string().optional().describe('A file of the skill (a path from its file list) instead of its instructions.'),
+  name: z.string(),
+  file: z.string().optional().describe('one of its files instead'),
 });
 
 export interface LoadSkillOptions {
@@ -20,7 +21,7 @@ export interface LoadSkillOptions {
 export function createLoadSkillTool(options: LoadSkillOptions = {}) {
   return defineTool({
     name: LOAD_SKILL,
-    description: 'Load a skill\'s instructions (or one of its files) by name from the "Skills" list.',
+    description: 'Load a skill by name: its instructions and file list.',
     schema,
     risk: 'read',
     describeForApproval: (args) => ({ title: `Load skill ${args.name}`, detail: `Read the skill ${args.name}${args.file ? ` (file ${args.file})` : ''}` }),

@@ -58,8 +58,9 @@ export async function discoverSkills(fs: FileSystemPort, sources: SkillSources, 
 /** The compact list for the system prompt; empty when there are no skills. */
 export function renderSkillList(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
-  const lines = skills.map((s) => `- ${s.name}: ${s.description}`);
-  return `Skills (call load_skill with a name to get its instructions before a task it fits):\n${lines.join('\n')}`;
+  // One short line each: twenty skills should cost a few hundred tokens, not the thousands their bodies would.
+  const lines = skills.map((s) => `${s.name}: ${s.description}`);
+  return `Skills (call load_skill when one fits):\n${lines.join('\n')}`;
 }
 
 /** SKILL.md's body and the files beside it (relative), or the text of one of those files. */

@@ -116,8 +116,8 @@ for (const wire of WIRE_FORMATS) {
       const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'read', 'Deploy it'], { cwd: ws, env: { HOME: home } });
       assert.equal(run.code, 0, run.stderr);
       const first = JSON.stringify(server.requests[0]!.messages);
-      assert.match(systemOf(server.requests[0]!), /- deploy: How to deploy this app safely/);
-      assert.match(systemOf(server.requests[0]!), /- house-style: The house code style/);
+      assert.match(systemOf(server.requests[0]!), /\ndeploy: How to deploy this app safely/);
+      assert.match(systemOf(server.requests[0]!), /\nhouse-style: The house code style/);
       assert.ok(!first.includes(SKILL_BODY), 'the body is not sent before load_skill');
       assert.ok(toolNames(server.requests[0]!).includes('load_skill'));
       const loaded = toolResults(server.requests[1]!)[0]!;
