@@ -63,7 +63,7 @@ export class ChatApp {
     this.composer = new Composer(this.layout, this.channel, this.ui, () => this.frames.schedule());
     // The mode switch beside the model picker; Act / Edit plan right under the conversation.
     this.modes = new ModeSwitch(doc, this.channel, (text) => this.composer.prefill(text));
-    this.layout.modelPicker.after(this.modes.select);
+    this.layout.modelPicker.after(this.modes.group);
     this.layout.conversation.after(this.modes.bar);
     this.conversation = new ConversationView(
       this.layout.conversation,

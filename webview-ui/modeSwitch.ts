@@ -12,7 +12,9 @@ const MODES: Array<{ mode: ChatModeName; label: string; title: string }> = [
 ];
 
 export class ModeSwitch {
-  readonly select: HTMLSelectElement;
+  /** Three radio buttons (a segmented control): one click to switch, the current mode always visible. */
+  readonly group: HTMLElement;
+  private readonly buttons = new Map<ChatModeName, HTMLButtonElement>();
   readonly bar: HTMLElement;
   private plan = '';
 
@@ -21,16 +23,19 @@ export class ModeSwitch {
     private readonly channel: HostChannel,
     private readonly prefill: (text: string) => void,
   ) {
-    this.select = h(doc, 'select', 'mode-switch');
-    this.select.setAttribute('aria-label', 'Mode');
+    this.group = h(doc, 'div', 'mode-switch');
+    this.group.setAttribute('role', 'radiogroup');
+    this.group.setAttribute('aria-label', 'Mode');
     for (const m of MODES) {
-      const option = h(doc, 'option', '', m.label);
-      option.value = m.mode;
-      option.title = m.title;
-      this.select.append(option);
+      const button = h(doc, 'button', 'mode-option', m.label);
+      button.type = 'button';
+      button.title = m.title;
+      button.setAttribute('role', 'radio');
+      button.addEventListener('click', () => this.choose(m.mode));
+      this.buttons.set(m.mode, button);
+      this.group.append(button);
     }
-    this.select.title = MODES[0]!.title;
-    this.select.addEventListener('change', () => this.choose(this.select.value as ChatModeName));
+    this.show('agent');
 
     this.bar = h(doc, 'div', 'plan-actions');
     this.bar.hidden = true;
@@ -53,8 +58,7 @@ export class ModeSwitch {
 
   /** The host's mode (on load, or after Act). */
   show(mode: ChatModeName): void {
-    this.select.value = mode;
-    this.select.title = MODES.find((m) => m.mode === mode)?.title ?? '';
+    for (const [m, button] of this.buttons) button.setAttribute('aria-checked', m === mode ? 'true' : 'false');
   }
 
   /** Act and Edit plan under the answer of the last turn, when it was a Plan turn and has ended. */
