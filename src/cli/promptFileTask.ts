@@ -9,6 +9,8 @@ import { parseSlashCommand } from '../shared/slashCommand';
 export interface PromptTask {
   text: string;
   mode?: ChatMode;
+  /** The file's `tools`: the only tools the turn offers. */
+  tools?: string[];
   /** The prompt file's name, when one was used. */
   prompt?: string;
 }
@@ -18,5 +20,5 @@ export async function promptFileTask(task: string, fs: FileSystemPort, folders: 
   if (!slash) return { text: task };
   const prompt = (await discoverPromptFiles(fs, folders)).find((p) => p.name === slash.command);
   if (!prompt) return { text: task };
-  return { text: promptFileText(prompt, slash.rest), prompt: prompt.name, ...(prompt.mode && { mode: prompt.mode }) };
+  return { text: promptFileText(prompt, slash.rest), prompt: prompt.name, ...(prompt.mode && { mode: prompt.mode }), ...(prompt.tools && { tools: prompt.tools }) };
 }

@@ -214,7 +214,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     }
     await stored?.beginTurn();
     const task = resumable ? undefined : await promptFileTask(options.task, fs, roots.folders);
-    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode);
+    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode, task!.tools);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();

@@ -98,6 +98,8 @@ export interface TurnConfig {
   now?: () => number;
   /** Plan or Ask (absent: Agent), told with turn_start so the panel can offer Act on a plan. */
   mode?: 'plan' | 'ask';
+  /** A prompt file's `tools`: the only tools offered (loop-breaking ones stay). */
+  onlyTools?: readonly string[];
   /** Plan and Ask mode: refuses the calls the mode does not allow, with what the model reads (see core/modes). */
   refuseCall?: (name: string) => string | undefined;
   /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
@@ -140,7 +142,9 @@ export async function runTurn(
   bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }), ...(config.mode && { mode: config.mode }) });
   await append({ role: 'user', content: userText, ...(attachments && { attachments }) });
 
-  const tools = config.registry.definitions(config.allowedRisks);
+  const only = config.onlyTools;
+  const all = config.registry.definitions(config.allowedRisks);
+  const tools = only ? all.filter((d) => only.includes(d.name) || config.registry.get(d.name)?.loopBreaking) : all;
   const execEnv = {
     registry: config.registry,
     gate: config.gate,

@@ -39,4 +39,10 @@ export function modeRefusal(mode: ChatMode, tool: { name: string; risk: RiskLeve
   return `Not run: this is Plan mode, where nothing is changed or executed (${tool.name} is a ${tool.risk} tool). Put this step in your plan instead; the user runs the plan with Act.`;
 }
 
+/** A prompt file's `tools` limit the turn: any other tool (but the loop-breaking ones) is refused. */
+export function onlyRefusal(tool: { name: string; loopBreaking?: boolean }, only: readonly string[]): string | undefined {
+  if (tool.loopBreaking || only.includes(tool.name)) return undefined;
+  return `Not run: this request allows only these tools: ${only.join(', ')}.`;
+}
+
 export { actText } from '../../shared/planAct';

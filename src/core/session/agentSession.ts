@@ -3,7 +3,7 @@
 // tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
 // hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
 import type { ChatMessage, MessageAttachment, ToolDefinition } from '../messages';
-import { modeNote, modeRefusal, modeRisks, type ChatMode } from '../modes/chatMode';
+import { modeNote, modeRefusal, modeRisks, onlyRefusal, type ChatMode } from '../modes/chatMode';
 import { SessionSkills } from '../skills/sessionSkills';
 import { LOAD_SKILL } from '../skills/loadSkillTool';
 import { WorkingContextTail } from '../context/workingContext';
@@ -132,9 +132,10 @@ export class AgentSession {
   /**
    * `attachments`: code (or MCP resources) the user attached, read just now; they travel on the user message.
    * `mode`: Plan (read tools only) or Ask (no tools) for this turn; Agent when absent.
+   * `onlyTools`: a prompt file's `tools`: the only tools this turn offers and runs (besides task_completion and ask_question).
    */
-  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent'): Promise<TurnOutcome> {
-    return this.runTurnWith(text, signal, undefined, attachments, mode);
+  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent', onlyTools?: readonly string[]): Promise<TurnOutcome> {
+    return this.runTurnWith(text, signal, undefined, attachments, mode, onlyTools);
   }
 
   /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
@@ -195,7 +196,7 @@ export class AgentSession {
     return tools;
   }
 
-  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent'): Promise<TurnOutcome> {
+  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent', onlyTools?: readonly string[]): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
     this.running = true;
     try {
@@ -215,7 +216,7 @@ export class AgentSession {
       const orchestrator = mode === 'agent' ? this.orchestrator : undefined;
       const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =
         resume && orchestrator ? (h, _t, c, s) => orchestrator.resume(h, resume, c, s) : orchestrator ? orchestrator.run : runTurn;
-      const config = this.turnConfig(mode);
+      const config = this.turnConfig(mode, onlyTools);
       return await turn(this.history, text, attachments?.length ? { ...config, attachments } : config, signal);
     } finally {
       this.running = false;
@@ -223,7 +224,7 @@ export class AgentSession {
     }
   }
 
-  private turnConfig(mode: ChatMode): TurnConfig {
+  private turnConfig(mode: ChatMode, onlyTools?: readonly string[]): TurnConfig {
     const o = this.options;
     const risks = modeRisks(mode, o.allowedRisks);
     const hooks = this.hooks;
@@ -240,7 +241,13 @@ export class AgentSession {
       ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),
       ...(risks && { allowedRisks: risks }),
       ...(mode !== 'agent' && { mode }),
-      ...(mode !== 'agent' && { refuseCall: (name: string) => modeRefusal(mode, o.registry.get(name) ?? (mode === 'ask' ? { name, risk: 'read' } : undefined)) }),
+      ...(onlyTools && { onlyTools }),
+      ...((mode !== 'agent' || onlyTools) && {
+        refuseCall: (name: string) => {
+          const tool = o.registry.get(name);
+          return modeRefusal(mode, tool ?? (mode === 'ask' ? { name, risk: 'read' } : undefined)) ?? (tool && onlyTools ? onlyRefusal(tool, onlyTools) : undefined);
+        },
+      }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...(o.onMessage && { onMessage: o.onMessage }),

@@ -11,6 +11,7 @@ export interface ResolvedPromptFile {
   file: string;
   text: string;
   mode?: ChatMode;
+  tools?: string[];
 }
 
 export async function resolvePromptFile(message: string, fs: FileSystemPort, folders: readonly WorkspaceFolder[]): Promise<ResolvedPromptFile | undefined> {
@@ -18,7 +19,7 @@ export async function resolvePromptFile(message: string, fs: FileSystemPort, fol
   if (!slash || folders.length === 0) return undefined;
   const prompt = (await discoverPromptFiles(fs, folders)).find((p) => p.name === slash.command);
   if (!prompt) return undefined;
-  return { name: prompt.name, file: prompt.file, text: promptFileText(prompt, slash.rest), ...(prompt.mode && { mode: prompt.mode }) };
+  return { name: prompt.name, file: prompt.file, text: promptFileText(prompt, slash.rest), ...(prompt.mode && { mode: prompt.mode }), ...(prompt.tools && { tools: prompt.tools }) };
 }
 
 /** The panel's slash commands for the prompt files. */

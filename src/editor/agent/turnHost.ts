@@ -232,6 +232,7 @@ export class TurnHost {
     const folders = this.deps.workspace.folders();
     // `/name` of a prompt file: its text (and mode) is the turn; anything else is sent as typed.
     let mode = this.mode(settings.mode);
+    let onlyTools: string[] | undefined;
     const prompt = await resolvePromptFile(text, this.deps.fs, folders).catch((err: unknown) => {
       store.notice(`The prompt file could not be used: ${errorMessage(err)}. The message is sent as typed.`);
       return undefined;
@@ -240,6 +241,7 @@ export class TurnHost {
       log.info(`prompt file /${prompt.name} (${prompt.file})${prompt.mode ? `, mode ${prompt.mode}` : ''}`);
       text = prompt.text;
       mode = prompt.mode ?? mode;
+      onlyTools = prompt.tools;
     }
     const access: ToolAccess = folders.length === 0 ? 'none' : this.deps.settings.isTrusted() ? 'all' : 'read-only';
     if (access === 'read-only') this.showRestrictedNotice();
@@ -284,7 +286,7 @@ export class TurnHost {
       outcome =
         resume && session.planned
           ? await session.resumePlan(resume, signal)
-          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks, resume ? 'agent' : mode);
+          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks, resume ? 'agent' : mode, resume ? undefined : onlyTools);
     } finally {
       this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);

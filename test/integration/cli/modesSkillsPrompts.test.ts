@@ -137,5 +137,20 @@ for (const wire of WIRE_FORMATS) {
       assert.match(lastUser(server.requests[0]!), /^Explain what app\.ts does, in two sentences\./);
       assert.deepEqual(toolNames(server.requests[0]!), [], 'the file says mode: ask');
     });
+
+    test("a prompt file's tools are the only ones offered and run", async () => {
+      const { ws, home } = setup();
+      mkdirSync(path.join(ws, '.localharness', 'prompts'), { recursive: true });
+      writeFileSync(path.join(ws, '.localharness', 'prompts', 'peek.md'), '---\ndescription: Read one file\ntools: [read_file]\n---\nRead app.ts and say what it exports.\n');
+      const server = await start(
+        [{ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { toolCalls: [{ name: 'read_file', arguments: { path: 'app.ts' } }] }, { text: 'It exports answer.' }],
+        'prompt-tools',
+      );
+      const run = await runCli(['run', ...wire.flags(server), '--workspace', ws, '--approve', 'all', '/peek'], { cwd: ws, env: { HOME: home } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(toolNames(server.requests[0]!).sort(), ['ask_question', 'read_file', 'task_completion']);
+      assert.match(toolResults(server.requests[1]!)[0]!, /Not run: this request allows only these tools: read_file/);
+      assert.match(toolResults(server.requests[2]!)[1]!, /answer = 41/);
+    });
   });
 }
