@@ -16,7 +16,6 @@ export const PART_PRIORITY = {
   loop_rules: 90,
   user_instructions: 85,
   rules_files: 80,
-  skills: 78,
   planning: 75,
   hot_context: 70,
   capabilities: 50,
@@ -24,6 +23,9 @@ export const PART_PRIORITY = {
   /** Retrieved code is the least needed and the largest optional part: the first to go when the window is tight. */
   retrieved_context: 20,
 } as const;
+
+/** The skills' list: just below the rules files (a skill is a rules pack loaded on demand). */
+export const SKILLS_PRIORITY = 78;
 
 export const CHAIN_OF_THOUGHT = 'Before each step, think briefly: what you know, what is missing, and which tool gets it. Keep that reasoning short.';
 export const LOOP_BREAKING_RULE = '- When everything is done, call task_completion with a summary; use ask_question only when you truly cannot proceed.';
@@ -66,7 +68,7 @@ export function promptParts(input: PromptInput): PromptPart[] {
   };
   add('user_instructions', input.userInstructions && `User instructions:\n${input.userInstructions.trim()}`);
   add('rules_files', input.rules && `Project rules:\n${input.rules.trim()}`);
-  add('skills', input.skills);
+  if (input.skills?.trim()) parts.push({ name: 'skills', priority: SKILLS_PRIORITY, text: input.skills });
   add('loop_rules', LOOP_RULES + (input.loopBreakingTools ? `\n${LOOP_BREAKING_RULE}` : ''));
   for (const part of input.extraParts ?? []) if (part.text.trim()) parts.push(part);
   add('capabilities', capabilitiesText(input.system));
