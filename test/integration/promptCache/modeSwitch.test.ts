@@ -103,7 +103,7 @@ for (const wire of ['ollama', 'openai'] as const) {
       for (const r of requests.slice(5, 7)) assert.deepEqual(names(r), [], 'Ask offers no tools');
       assert.match(JSON.stringify(requests[6]!.messages), /Not run: this is Ask mode/);
       assert.ok(names(requests[7]!).includes('write_file'), 'Agent again offers everything');
-      assert.match(JSON.stringify((requests[7]!.messages ?? []).at(-1)), /# Mode: Agent/);
+      assert.match(wireMessages(requests[7]!).at(-1)!, /# Mode: Agent/);
     });
   });
 }
