@@ -1,5 +1,6 @@
 // The front matter of SKILL.md and prompt files: `---`, lines of `key: value`, `---`, then the markdown body.
-// Only that simple form (what skills and prompt files use): a value may be quoted, or a `[a, b]` list. A YAML
+// Only that simple form (what skills and prompt files use): a value may be quoted, a `[a, b]` list, or go on in
+// indented lines (folded, as `>` and `|` blocks are read too: into one line). A YAML
 // library would add its weight to the extension for three keys. Pure.
 
 export interface FrontMatter {
@@ -13,11 +14,20 @@ export function parseFrontMatter(text: string): FrontMatter {
   const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(src);
   if (!match) return { fields: {}, body: src };
   const fields: Record<string, string | string[]> = {};
+  let last: string | undefined;
   for (const line of match[1]!.split(/\r?\n/)) {
+    // An indented line continues the value before it (a folded description, or a `>` / `|` block).
+    const previous = last === undefined ? undefined : fields[last];
+    if (/^[ \t]+\S/.test(line) && typeof previous === 'string') {
+      fields[last!] = previous === '' ? line.trim() : `${previous} ${line.trim()}`;
+      continue;
+    }
     const kv = /^([A-Za-z][\w-]*)[ \t]*:[ \t]*(.*)$/.exec(line);
+    last = undefined;
     if (!kv) continue; // comments, blank lines, nested YAML we do not read
     const value = kv[2]!.trim();
-    fields[kv[1]!.toLowerCase()] = value.startsWith('[') && value.endsWith(']') ? listOf(value) : unquote(value);
+    last = kv[1]!.toLowerCase();
+    fields[last] = /^[>|][+-]?$/.test(value) ? '' : value.startsWith('[') && value.endsWith(']') ? listOf(value) : unquote(value);
   }
   return { fields, body: src.slice(match[0].length) };
 }

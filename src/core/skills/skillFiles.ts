@@ -68,7 +68,11 @@ export async function readSkill(fs: FileSystemPort, skill: Skill, file?: string)
   if (file !== undefined) {
     const rel = path.normalize(file);
     if (path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`)) throw new Error(`"${file}" is not a file of the skill ${skill.name}: give a path relative to its folder`);
-    const text = await readRegular(fs, path.join(skill.dir, rel));
+    const target = path.join(skill.dir, rel);
+    // A linked folder inside the skill could lead anywhere: the file must really be inside the skill's folder.
+    const [realDir, realTarget] = await Promise.all([fs.realpath(skill.dir), fs.realpath(target).catch(() => undefined)]);
+    if (realTarget !== undefined && path.relative(realDir, realTarget).startsWith('..')) throw new Error(`"${file}" leads outside the skill ${skill.name}'s folder`);
+    const text = realTarget === undefined ? undefined : await readRegular(fs, target);
     if (text === undefined) throw new Error(`the skill ${skill.name} has no file "${file}"; its files: ${(await skillFiles(fs, skill.dir)).join(', ') || '(none)'}`);
     return text;
   }

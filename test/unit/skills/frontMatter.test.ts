@@ -26,3 +26,10 @@ test('prompt files: mode (edit runs as agent, unknown ignored), placeholders tak
   assert.equal(promptFileText(plain, 'focus on tests'), 'Review the diff.\n\nfocus on tests');
   assert.throws(() => promptFileText(promptFileOf('e', '/w/e.md', '---\ndescription: x\n---\n')), /the prompt file \/e \(\/w\/e\.md\) is empty/);
 });
+
+test('front matter: indented lines continue a value; > and | blocks fold into one line', () => {
+  const fm = parseFrontMatter('---\nname: a\ndescription: >\n  Long text\n  on two lines\nother: x\n  y\n---\nbody');
+  assert.equal(textField(fm, 'description'), 'Long text on two lines');
+  assert.equal(textField(fm, 'other'), 'x y');
+  assert.equal(textField(fm, 'name'), 'a');
+});
