@@ -31,6 +31,7 @@ import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
+import { registerSkillsAndPrompts } from './vscode/chat/skillsAndPrompts';
 import { SetupCheckMemory } from './editor/setupCheck/setupCheckMemory';
 import { SetupReportPanel } from './vscode/setupCheck/setupPanel';
 
@@ -150,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerKnowledge({ context, service: knowledge, chat: controller, settings, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),
+    ...registerSkillsAndPrompts({ fs, settings, chatView, log }),
     registerChatCodeActions(),
     { dispose: () => (offStore(), offStatus()) },
   );

@@ -4,6 +4,7 @@ import type { ChatViewState, HostToWebview, HotContextView, PanelCommand } from 
 import { PanelCommandSchema, SessionActionSchema } from '../src/shared/protocol';
 import { renderHistory } from './historyPanel';
 import { reduceAll } from '../src/shared/chatState';
+import { ModeSwitch } from './modeSwitch';
 import { Composer } from './composer';
 import { ConversationView } from './conversationView';
 import { updateControls, updateModels } from './controls';
@@ -35,6 +36,7 @@ export class ChatApp {
   private readonly channel: HostChannel;
   private readonly ui: UiStateStore;
   private readonly composer: Composer;
+  private readonly modes: ModeSwitch;
   private readonly conversation: ConversationView;
   private readonly frames: FrameBatcher;
   private state: ChatViewState | null = null;
@@ -60,6 +62,10 @@ export class ChatApp {
     this.ui = new UiStateStore(deps.api);
     this.frames = new FrameBatcher(deps.timing, () => this.drawFrame());
     this.composer = new Composer(this.layout, this.channel, this.ui, () => this.frames.schedule());
+    // The mode switch beside the model picker; Act / Edit plan right under the conversation.
+    this.modes = new ModeSwitch(doc, this.channel, (text) => this.composer.prefill(text));
+    this.layout.modelPicker.after(this.modes.group);
+    this.layout.conversation.after(this.modes.bar);
     this.conversation = new ConversationView(
       this.layout.conversation,
       { doc, markdown: deps.markdown, timing: deps.timing, ...(deps.log && { log: deps.log }) },
@@ -123,6 +129,9 @@ export class ChatApp {
       case 'prefill':
         this.composer.prefill(msg.text);
         return;
+      case 'mode':
+        this.modes.show(msg.mode);
+        return;
       case 'mcpOffers':
         this.composer.setMcpOffers(msg);
         return;
@@ -147,6 +156,7 @@ export class ChatApp {
       if (previous?.review !== state.review || previous === null) renderReview(this.layout.reviewPanel, state.review, this.deps.doc);
       this.composer.observe(previous, state);
       this.composer.setBusy(state.busy);
+      this.modes.update(state);
       updateControls(this.layout, state, this.composer.hasDraft);
       if (previous?.busy && !state.busy) this.turnEnded();
       this.drawn = state;

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { IndexMode } from '../core/knowledge/types';
 import type { RiskLevel } from '../core/tools/tool';
 import { COMMAND_RUN_ONLY, commandEnvNames, networkPrefixes } from './commandArgs';
+import { CHAT_MODES, isChatMode, type ChatMode } from '../core/modes/chatMode';
 
 import { UsageError } from './usageError';
 import { checkEndpointInputs, firstByteTimeoutMs, nonEmpty, positiveInt, limitFlags, providerOf, retryBackoffFromEnv, sandboxFlags, thinkingBudget, toolProtocolOf } from './argValues';
@@ -60,6 +61,8 @@ export interface RunOptions {
     plannerProvider?: 'ollama' | 'openai';
     executorProvider?: 'ollama' | 'openai';
   };
+  /** Plan (read tools only; the answer is the plan) or Ask (no tools); Agent when absent. */
+  mode?: ChatMode;
   /** Continue the session's unfinished planned run at its first unfinished step (TASK not needed). */
   resume?: boolean;
   /** How run_command is confined (--sandbox, --allow-network, --allow-network-for). */
@@ -186,7 +189,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const [command, ...rest] = positionals;
   for (const [option, owner] of [['mode', 'index'], ['force', 'index'], ['remove', 'index'], ['k', 'query'], ['to', 'sessions'], ['undo', 'sessions']] as const) {
     if (option === 'force' && command === 'sessions') continue; // sessions rewind --force
-    if (values[option] !== undefined && command !== owner) throw new UsageError(`--${option} only works with \`${owner}\``);
+    if (values[option] !== undefined && command !== owner && !(option === 'mode' && command === 'run')) throw new UsageError(`--${option} only works with \`${owner}\``);
   }
   if (command === 'sessions') {
     const action = parseSessionsAction(rest, values);
@@ -220,6 +223,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
   const toolProtocol = toolProtocolOf(values['tool-protocol']);
   const maxTools = positiveInt('--max-tools', values['max-tools']);
   const orchestrator = orchestratorOf(values);
+  if (values.mode !== undefined && !isChatMode(values.mode)) throw new UsageError(`--mode must be ${CHAT_MODES.join(', ')}, got "${values.mode}"`);
+  const mode = values.mode as ChatMode | undefined;
   const apiKey = env.LOCALHARNESS_API_KEY;
   const retryBackoffMs = retryBackoffFromEnv(env.LOCALHARNESS_RETRY_BACKOFF_MS);
   networkPrefixes(values['allow-network-for']);
@@ -257,6 +262,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(values['embed-model'] !== undefined && { embedModel: values['embed-model'] }),
     ...(orchestrator && { orchestrator }),
     ...(resume && { resume }),
+    ...(mode && { mode }),
   };
 }
 

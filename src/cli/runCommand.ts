@@ -28,6 +28,7 @@ import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
 import { createCliSandbox } from './cliSandbox';
 import { firstChatModel } from '../core/modelNames';
+import { promptFileTask } from './promptFileTask';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -198,6 +199,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       fallbackModels: options.fallbackModels,
       ...(options.maxTools !== undefined && { maxOfferedTools: options.maxTools }),
       ...(options.embedModel && { embeddingModel: options.embedModel }),
+      skills: { userFolder: path.join(os.homedir(), '.localharness', 'skills') },
     },
     ...(stored && {
       history: stored.history,
@@ -229,7 +231,8 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       resumable = savedRunOf(run);
     }
     await stored?.beginTurn();
-    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(options.task, signal);
+    const task = resumable ? undefined : await promptFileTask(options.task, fs, roots.folders);
+    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode, task!.tools);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();

@@ -1,7 +1,7 @@
 // The text of `localharness --help`.
 export const USAGE = `Usage:
   localharness run [--provider ollama|openai] [--base-url URL] [--model NAME] [--workspace DIR]
-                   [--max-rounds N] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--thinking-budget N] [--json]
+                   [--max-rounds N] [--mode agent|plan|ask] [--approve none|read|all] [--allow-sensitive] [--num-ctx N] [--think] [--thinking-budget N] [--json]
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--trust-mcp-config] [--command-env NAME]...
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
@@ -34,6 +34,8 @@ Options:
   --workspace     folder the tools may touch (default: current directory)
   --max-rounds    model calls per turn before giving up (default 20)
   --approve       risk levels that run without asking: none, read (default), all
+  --mode          agent (default), plan (read tools only: prints a plan, changes nothing) or ask (no tools).
+                  TASK "/name more text" runs the prompt file .github/prompts/name.prompt.md or .localharness/prompts/name.md
   --allow-sensitive  with --approve all: also change sensitive files without asking (.vscode/, .git/, CI
                   files, AGENTS.md and .localharness/, package.json scripts, shell profiles…). Without it
                   such a change is asked on a terminal and denied when there is none, even under --approve all

@@ -13,6 +13,7 @@ import type { PromptPart } from '../core/prompt/parts';
 import type { TurnHooksSettingsInput } from '../core/resilience/turnHooksSettings';
 import { AgentSession, type AgentSessionOptions, type SessionKnowledge } from '../core/session/agentSession';
 import type { RiskLevel } from '../core/tools/tool';
+import type { SessionSkillsOptions } from '../core/skills/sessionSkills';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { checkedToolProtocol } from '../core/setupCheck/memory';
 import { errorMessage } from '../shared/format';
@@ -46,6 +47,8 @@ export interface SessionSettings {
   allowedRisks?: readonly RiskLevel[];
   /** Host-specific prompt parts (the editor's Restricted Mode note). */
   extraParts?: readonly PromptPart[];
+  /** Skills from the workspace and the user's folder (absent: none are looked for). */
+  skills?: SessionSkillsOptions;
 }
 
 /** Where the turns are recorded (the CLI's --db, the editor's History): each message the moment it exists. */
@@ -98,6 +101,7 @@ export function buildSession(build: SessionBuild): AgentSession {
     ...(s.fallbackModels?.length && { fallbacks: s.fallbackModels.map((model) => ({ provider, model })) }),
     ...(s.allowedRisks && { allowedRisks: s.allowedRisks }),
     ...(s.extraParts && { extraParts: s.extraParts }),
+    ...(s.skills && { skills: s.skills }),
     history: [...(build.history ?? [])],
     ...(recording && { onMessage: (m: ChatMessage) => recording.onMessage(m) }),
     ...(recording?.onMessageContext && { onMessageContext: (m: ChatMessage) => recording.onMessageContext!(m) }),

@@ -38,6 +38,8 @@ export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
  */
 const Compressed = z.optional(Text);
 
+/** The turn's mode when not Agent: a Plan turn's answer gets Act. */
+const TurnMode = z.optional(z.enum(['plan', 'ask']));
 export const UserItemSchema = z.object({
   kind: z.literal('user'),
   id: Id,
@@ -45,6 +47,7 @@ export const UserItemSchema = z.object({
   compressed: Compressed,
   /** The stored message this is (once saved): "Restore to here" names it. Absent for a chat that is not saved. */
   messageId: z.optional(z.int().check(z.positive())),
+  mode: TurnMode,
 });
 export const AssistantItemSchema = z.object({
   kind: z.literal('assistant'),
@@ -191,7 +194,7 @@ export const TurnEndReasonSchema = z.enum(['completed', 'task_completion', 'ask_
 
 /** Everything that changes the chat view. The host maps core AgentEvents to these. */
 export const ChatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn_start'), text: Text }),
+  z.object({ type: z.literal('turn_start'), text: Text, mode: TurnMode }),
   z.object({ type: z.literal('round_start') }),
   z.object({ type: z.literal('status'), text: Text }),
   z.object({ type: z.literal('thinking'), text: Text }),

@@ -56,6 +56,9 @@ export const ModelCheckSchema = z.object({
 });
 export type ModelCheck = z.infer<typeof ModelCheckSchema>;
 
+export const ChatModeSchema = z.enum(['agent', 'plan', 'ask']);
+export type ChatModeName = z.infer<typeof ChatModeSchema>;
+
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
   /**
    * The whole state at `seq`; sent on `ready` and whenever the incremental stream cannot continue. A long
@@ -84,6 +87,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hotContext'), view: HotContextViewSchema, reveal: z.optional(z.boolean()) }),
   /** Move keyboard focus to the message box (the focus-chat command). */
   z.object({ type: z.literal('focus') }),
+  /** The mode the switch shows (on load, and when the host changed it: Act switches to Agent). */
+  z.object({ type: z.literal('mode'), mode: ChatModeSchema }),
   /** Put text into the message box without sending it. */
   z.object({ type: z.literal('prefill'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE)) }),
   /** The stored sessions for the History view. `reveal` opens the view (the Show Sessions command). */
@@ -117,6 +122,10 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('send'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')) }),
   z.object({ type: z.literal('stop') }),
+  /** The mode switch: what the next turns may do (Agent: everything, Plan: read tools, Ask: no tools). */
+  z.object({ type: z.literal('setMode'), mode: ChatModeSchema }),
+  /** "Act" on a plan: switch to Agent and send the plan (as edited) to be carried out. */
+  z.object({ type: z.literal('act'), plan: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the plan is empty')) }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('selectModel'), name: z.string().check(z.minLength(1), z.maxLength(500)) }),
   z.object({ type: z.literal('refreshModels') }),

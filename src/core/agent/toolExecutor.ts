@@ -23,6 +23,8 @@ export interface ToolExecutionEnv {
   now: () => number;
   /** What was denied in this turn; the turn runner makes a fresh one per turn. Without it nothing is remembered. */
   denials?: TurnDenials;
+  /** The turn's mode refuses this call (Plan: no writes or commands; Ask: nothing): what the model reads. */
+  refuse?: (name: string) => string | undefined;
 }
 
 export interface ToolExecution {
@@ -60,6 +62,9 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
     return { call, ok, content: capped, denied: !!extra.denied, loopBreaking: !!extra.loopBreaking, ...(extra.args !== undefined && { args: extra.args }) };
   };
 
+  // Before the tool's own checks: a refused call never reaches approval or the tool, whatever its arguments.
+  const refused = env.refuse?.(call.name);
+  if (refused) return finish(false, refused, { denied: true });
   if (!parsed.ok) return finish(false, `Error: ${parsed.error}`);
   const { tool, args } = parsed;
   const ctx: ToolContext = {

@@ -96,6 +96,12 @@ export interface TurnConfig {
   contextSize?: number;
   temperature?: number;
   now?: () => number;
+  /** Plan or Ask (absent: Agent), told with turn_start so the panel can offer Act on a plan. */
+  mode?: 'plan' | 'ask';
+  /** A prompt file's `tools`: the only tools offered (loop-breaking ones stay). */
+  onlyTools?: readonly string[];
+  /** Plan and Ask mode: refuses the calls the mode does not allow, with what the model reads (see core/modes). */
+  refuseCall?: (name: string) => string | undefined;
   /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
   attachments?: readonly MessageAttachment[];
   /** Persist a message the moment it exists. Awaited, so a crash loses at most the message in flight. */
@@ -133,10 +139,12 @@ export async function runTurn(
   };
 
   const attachments = config.attachments?.length ? [...config.attachments] : undefined;
-  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }) });
+  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }), ...(config.mode && { mode: config.mode }) });
   await append({ role: 'user', content: userText, ...(attachments && { attachments }) });
 
-  const tools = config.registry.definitions(config.allowedRisks);
+  const only = config.onlyTools;
+  const all = config.registry.definitions(config.allowedRisks);
+  const tools = only ? all.filter((d) => only.includes(d.name) || config.registry.get(d.name)?.loopBreaking) : all;
   const execEnv = {
     registry: config.registry,
     gate: config.gate,
@@ -146,6 +154,7 @@ export async function runTurn(
     now,
     denials: new TurnDenials(), // a Deny holds for the rest of this turn
     ...(config.allowedRisks && { allowedRisks: config.allowedRisks }),
+    ...(config.refuseCall && { refuse: config.refuseCall }),
   };
 
   let round = 0;

@@ -24,6 +24,9 @@ export const PART_PRIORITY = {
   retrieved_context: 20,
 } as const;
 
+/** The skills' list: just below the rules files (a skill is a rules pack loaded on demand). */
+export const SKILLS_PRIORITY = 78;
+
 export const CHAIN_OF_THOUGHT = 'Before each step, think briefly: what you know, what is missing, and which tool gets it. Keep that reasoning short.';
 export const LOOP_BREAKING_RULE = '- When everything is done, call task_completion with a summary; use ask_question only when you truly cannot proceed.';
 
@@ -33,6 +36,8 @@ export interface PromptInput {
   userInstructions?: string;
   /** Rules from the workspace (see loadWorkspaceRules). */
   rules?: string;
+  /** The skills' names and descriptions (see core/skills). */
+  skills?: string;
   /** task_completion / ask_question are offered. */
   loopBreakingTools?: boolean;
   chainOfThought?: boolean;
@@ -63,6 +68,7 @@ export function promptParts(input: PromptInput): PromptPart[] {
   };
   add('user_instructions', input.userInstructions && `User instructions:\n${input.userInstructions.trim()}`);
   add('rules_files', input.rules && `Project rules:\n${input.rules.trim()}`);
+  if (input.skills?.trim()) parts.push({ name: 'skills', priority: SKILLS_PRIORITY, text: input.skills });
   add('loop_rules', LOOP_RULES + (input.loopBreakingTools ? `\n${LOOP_BREAKING_RULE}` : ''));
   for (const part of input.extraParts ?? []) if (part.text.trim()) parts.push(part);
   add('capabilities', capabilitiesText(input.system));

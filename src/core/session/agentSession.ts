@@ -3,6 +3,9 @@
 // tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
 // hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
 import type { ChatMessage, MessageAttachment, ToolDefinition } from '../messages';
+import { modeNote, modeRefusal, modeRisks, onlyRefusal, type ChatMode } from '../modes/chatMode';
+import { SessionSkills } from '../skills/sessionSkills';
+import { LOAD_SKILL } from '../skills/loadSkillTool';
 import { WorkingContextTail } from '../context/workingContext';
 import type { ContextManager } from '../contextWindow/contextManager';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
@@ -34,7 +37,11 @@ export class AgentSession {
   private readonly retrieval: SessionRetrieval | undefined;
   private readonly tail = new WorkingContextTail();
   /** The running turn's request, and whether its first request was prepared (retrieval, the working context). */
-  private turn: { text: string; started: boolean } | undefined;
+  private turn: { text: string; started: boolean; mode: ChatMode; note: string | undefined } | undefined;
+  /** The mode of the last turn (Agent after Plan or Ask is said once). */
+  private lastMode: ChatMode | undefined;
+  private readonly skills: SessionSkills | undefined;
+  private modeListed: { base: readonly ToolDefinition[]; mode: ChatMode; tools: readonly ToolDefinition[] } | undefined;
   private lastPromptNotice: string | undefined;
   /** The last system prompt and what it was built from (the other inputs are fixed for the session). */
   private builtPrompt: { key: readonly unknown[]; text: string } | undefined;
@@ -43,6 +50,7 @@ export class AgentSession {
     const o = options;
     this.history = o.history ? [...o.history] : [];
     this.tools = new SessionTools({ registry: o.registry, bus: o.bus, ...(o.allowedRisks && { allowedRisks: o.allowedRisks }), ...(o.toolSelector && { toolSelector: o.toolSelector }) });
+    if (o.skills) this.skills = new SessionSkills(o.registry, o.skills);
     this.context = createSessionContext(o, () => this.protocol, () => this.tools.definitions());
     if (o.knowledge?.retriever) {
       this.retrieval = new SessionRetrieval(o.knowledge, o.bus, (signal) => (this.context ? this.context.windowTokens(signal) : Promise.resolve(o.contextSize ?? 0)));
@@ -58,7 +66,7 @@ export class AgentSession {
       ...(o.checkedProtocol && { checkedProtocol: o.checkedProtocol }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
-      ...((this.context || this.retrieval) && { prepareMessages: (m, s, t) => this.prepareMessages(m, s, t) }),
+      prepareMessages: (m, s, t) => this.prepareMessages(m, s, t),
       ...(this.tools.filters && { selectTools: (state, signal) => this.selectTools(state, signal) }),
       handOverTools: (names) => this.tools.handOver(names),
       ...(o.sleep && { sleep: o.sleep }),
@@ -95,10 +103,11 @@ export class AgentSession {
     const window = this.context?.status().window;
     const budget = window ? Math.floor(window * SYSTEM_PROMPT_SHARE) : undefined;
     const definitions = this.tools.definitions();
-    // In xml mode the tools are described in this prompt: the set as chosen.
-    const listed = this.tools.listed();
+    // In xml mode the tools are described in this prompt: the set as chosen, of the turn's mode (a user's switch).
+    const listed = this.listedFor(this.turn?.mode ?? this.lastMode ?? 'agent');
+    const skills = this.skills?.list ?? '';
     // Built again only when one of its inputs changed (tool lists by identity: the same array while the same).
-    const key = [this.rules, this.protocol, definitions, listed, budget];
+    const key = [this.rules, this.protocol, definitions, listed, budget, skills];
     const last = this.builtPrompt;
     if (last && key.every((v, i) => v === last.key[i])) return last.text;
     const built = composeSystemPrompt({
@@ -107,6 +116,7 @@ export class AgentSession {
       toolProtocol: this.protocol,
       tools: listed,
       ...(this.rules && { rules: this.rules }),
+      ...(skills && { skills }),
       ...(o.userInstructions && { userInstructions: o.userInstructions }),
       ...(o.extraParts && { extraParts: o.extraParts }),
       ...(budget !== undefined && { budgetTokens: budget }),
@@ -119,9 +129,13 @@ export class AgentSession {
     return built.text;
   }
 
-  /** `attachments`: code (or MCP resources) the user attached, read just now; they travel on the user message. */
-  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[]): Promise<TurnOutcome> {
-    return this.runTurnWith(text, signal, undefined, attachments);
+  /**
+   * `attachments`: code (or MCP resources) the user attached, read just now; they travel on the user message.
+   * `mode`: Plan (read tools only) or Ask (no tools) for this turn; Agent when absent.
+   * `onlyTools`: a prompt file's `tools`: the only tools this turn offers and runs (besides task_completion and ask_question).
+   */
+  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent', onlyTools?: readonly string[]): Promise<TurnOutcome> {
+    return this.runTurnWith(text, signal, undefined, attachments, mode, onlyTools);
   }
 
   /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
@@ -134,14 +148,17 @@ export class AgentSession {
     // The working context goes with the newest message, which no request has carried yet: at the start of a turn
     // the user's message (with the code retrieved for it), later only what changed. Retrieval runs here, inside the
     // turn (after turn_start) and before its first model call.
+    // The mode's note goes first, with the user's message: the system prompt stays the same bytes.
     const turn = this.turn;
+    const tail = this.context !== undefined || this.retrieval !== undefined;
     if (turn) {
       let block: string | undefined;
       if (!turn.started) {
         turn.started = true;
         const retrieved = this.retrieval ? await this.retrieval.forRequest(turn.text, signal) : undefined;
-        block = this.tail.turnStart(this.options.tracker.snapshot(), retrieved);
-      } else {
+        const working = tail ? this.tail.turnStart(this.options.tracker.snapshot(), retrieved) : undefined;
+        block = [turn.note, working].filter((b) => b !== undefined).join('\n\n') || undefined;
+      } else if (tail) {
         block = this.tail.update(this.options.tracker.snapshot());
       }
       if (block) await this.attachContext(block);
@@ -167,22 +184,39 @@ export class AgentSession {
     await this.options.onMessageContext?.(newest);
   }
 
-  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined, attachments?: readonly MessageAttachment[]): Promise<TurnOutcome> {
+  /** The tools the system prompt lists in xml mode, of the mode's risk levels (the same array while the same). */
+  private listedFor(mode: ChatMode): readonly ToolDefinition[] {
+    const base = this.tools.listed();
+    if (mode === 'agent') return base;
+    const cached = this.modeListed;
+    if (cached && cached.base === base && cached.mode === mode) return cached.tools;
+    const allowed = new Set(this.options.registry.definitions(modeRisks(mode, this.options.allowedRisks)).map((d) => d.name));
+    const tools = base.filter((d) => allowed.has(d.name));
+    this.modeListed = { base, mode, tools };
+    return tools;
+  }
+
+  private async runTurnWith(text: string, signal: AbortSignal, resume: SavedRun | undefined, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent', onlyTools?: readonly string[]): Promise<TurnOutcome> {
     if (this.running) throw new Error('a turn is already running in this session');
     this.running = true;
     try {
       const o = this.options;
       // Rules files may change between turns; the protocol is settled once per session.
       this.rules = (await loadWorkspaceRules(o.fs, o.roots.folders, signal).catch(() => ({ text: '' }))).text;
+      await this.skills?.refresh(o.fs, o.roots.folders, signal);
       this.protocol = await this.hooks.resolveToolProtocol(signal).catch(() => 'native' as const);
       this.context?.startTurn();
-      this.turn = { text, started: false };
+      this.turn = { text, started: false, mode, note: modeNote(mode, this.lastMode) };
+      this.lastMode = mode;
       o.toolSelector?.startTurn();
+      // The skills the prompt lists are useless without load_skill: offered even when the tools are filtered.
+      if (this.skills?.list) o.toolSelector?.requestTools([LOAD_SKILL]);
       // Orchestrated: same history and config; the normal turn is its fallback.
-      const orchestrator = this.orchestrator;
+      // Plan and Ask run the single-model loop: the executor would run tools.
+      const orchestrator = mode === 'agent' ? this.orchestrator : undefined;
       const turn: (history: ChatMessage[], text: string, config: TurnConfig, signal: AbortSignal) => Promise<TurnOutcome> =
         resume && orchestrator ? (h, _t, c, s) => orchestrator.resume(h, resume, c, s) : orchestrator ? orchestrator.run : runTurn;
-      const config = this.turnConfig();
+      const config = this.turnConfig(mode, onlyTools);
       return await turn(this.history, text, attachments?.length ? { ...config, attachments } : config, signal);
     } finally {
       this.running = false;
@@ -190,8 +224,10 @@ export class AgentSession {
     }
   }
 
-  private turnConfig(): TurnConfig {
+  private turnConfig(mode: ChatMode, onlyTools?: readonly string[]): TurnConfig {
     const o = this.options;
+    const risks = modeRisks(mode, o.allowedRisks);
+    const hooks = this.hooks;
     return {
       provider: o.provider,
       model: o.model,
@@ -200,9 +236,18 @@ export class AgentSession {
       bus: o.bus,
       toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker, ...(o.sandbox && { sandbox: o.sandbox }) },
       buildSystemPrompt: () => this.systemPrompt(),
-      hooks: this.hooks,
+      // A plan (or an answer) in text is the turn's result: no reminders to call task_completion or to use tools.
+      hooks: mode === 'agent' || !hooks.onTextReply ? hooks : { ...hooks, onTextReply: (state) => hooks.onTextReply!({ ...state, toolsOffered: false }) },
       ...(o.maxRounds !== undefined && { maxRounds: o.maxRounds }),
-      ...(o.allowedRisks && { allowedRisks: o.allowedRisks }),
+      ...(risks && { allowedRisks: risks }),
+      ...(mode !== 'agent' && { mode }),
+      ...(onlyTools && { onlyTools }),
+      ...((mode !== 'agent' || onlyTools) && {
+        refuseCall: (name: string) => {
+          const tool = o.registry.get(name);
+          return modeRefusal(mode, tool ?? (mode === 'ask' ? { name, risk: 'read' } : undefined)) ?? (tool && onlyTools ? onlyRefusal(tool, onlyTools) : undefined);
+        },
+      }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
       ...(o.onMessage && { onMessage: o.onMessage }),

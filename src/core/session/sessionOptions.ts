@@ -19,6 +19,7 @@ import type { IndexSummaryPort, KnowledgeRetriever } from '../knowledge/types';
 import type { OrchestratorOptions } from '../orchestrator';
 import type { ToolSelector } from '../tools/selection/toolSelector';
 import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
+import type { SessionSkillsOptions } from '../skills/sessionSkills';
 
 /** Context-window options the session passes to its manager (provider, model and tools come from the session). */
 export type SessionContextOptions = Omit<ContextManagerOptions, 'provider' | 'model' | 'tools' | 'contextSize'>;
@@ -64,6 +65,8 @@ export interface AgentSessionOptions {
   toolSelector?: ToolSelector;
   /** The workspace index: retrieval and compression by summaries. */
   knowledge?: SessionKnowledge;
+  /** Skills (SKILL.md folders in the workspace and the user's folder): listed in the prompt, loaded by load_skill. */
+  skills?: SessionSkillsOptions;
   /** Two models per turn: a planner plans and answers, an executor runs each step's tools (src/core/orchestrator). */
   orchestrator?: OrchestratorOptions;
   onMessage?: (message: ChatMessage) => void | Promise<void>;

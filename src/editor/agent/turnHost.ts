@@ -9,6 +9,8 @@ import type { SavedRun } from '../../core/orchestrator';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
 import { userMessageText } from '../../shared/attachedMessage';
+import { actText, type ChatMode } from '../../core/modes/chatMode';
+import { resolvePromptFile } from './promptFileTurn';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import { buildAttachedMessage, type AttachedMessage } from '../codeToChat/readAttachments';
 import type { ResourceReader } from '../codeToChat/resourceBlocks';
@@ -70,8 +72,28 @@ export class TurnHost {
   /** The settings the running turn uses, so an HTTP 401 can be explained. */
   private turnSettings: HarnessSettings | undefined;
   private restrictedNoticeShown = false;
+  /** The panel's mode switch; until it is used, each turn takes `localharness.mode`. */
+  private chosenMode: ChatMode | undefined;
 
   constructor(private readonly deps: TurnHostDeps) {}
+
+  /** The mode the panel shows: the user's choice, else the setting's (`fallback`). */
+  mode(fallback: ChatMode): ChatMode {
+    return this.chosenMode ?? fallback;
+  }
+
+  setMode(mode: ChatMode): void {
+    this.chosenMode = mode;
+    this.deps.log.info(`mode: ${mode}`);
+  }
+
+  /** Act on a plan: switch to Agent and send the plan (as the user edited it) to be carried out. */
+  async act(plan: string): Promise<void> {
+    if (this.turn) throw new Error(BUSY);
+    if (plan.trim() === '') throw new Error('the plan is empty');
+    this.setMode('agent');
+    await this.send(actText(plan), { chips: false });
+  }
 
   get busy(): boolean {
     return this.turn !== undefined;
@@ -211,6 +233,19 @@ export class TurnHost {
     this.deps.onModel(model);
 
     const folders = this.deps.workspace.folders();
+    // `/name` of a prompt file: its text (and mode) is the turn; anything else is sent as typed.
+    let mode = this.mode(settings.mode);
+    let onlyTools: string[] | undefined;
+    const prompt = await resolvePromptFile(text, this.deps.fs, folders).catch((err: unknown) => {
+      store.notice(`The prompt file could not be used: ${errorMessage(err)}. The message is sent as typed.`);
+      return undefined;
+    });
+    if (prompt) {
+      log.info(`prompt file /${prompt.name} (${prompt.file})${prompt.mode ? `, mode ${prompt.mode}` : ''}`);
+      text = prompt.text;
+      mode = prompt.mode ?? mode;
+      onlyTools = prompt.tools;
+    }
     const access: ToolAccess = folders.length === 0 ? 'none' : this.deps.settings.isTrusted() ? 'all' : 'read-only';
     if (access === 'read-only') this.showRestrictedNotice();
     if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
@@ -254,7 +289,7 @@ export class TurnHost {
       outcome =
         resume && session.planned
           ? await session.resumePlan(resume, signal)
-          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks);
+          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks, resume ? 'agent' : mode, resume ? undefined : onlyTools);
     } finally {
       this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);

@@ -31,6 +31,10 @@ export interface ChatController {
   listModels(signal: AbortSignal): Promise<ModelList>;
   /** "What the model knows": the hot context as of now (see hotContextView() for building it from the tracker). */
   showHotContext(): HotContextView;
+  /** Optional: the mode the panel's switch shows (Agent, Plan, Ask), its change, and Act on a plan. */
+  mode?(): 'agent' | 'plan' | 'ask';
+  setMode?(mode: 'agent' | 'plan' | 'ask'): void;
+  act?(plan: string): Promise<void>;
   /** Optional: notify when the model list or selection changed (settings edited, a model pulled). */
   onDidChangeModels?(listener: () => void): Unsubscribe;
   /** Optional: notify when the hot context changed, so an open panel stays current. */

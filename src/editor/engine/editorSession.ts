@@ -11,6 +11,8 @@ import type { HarnessSettings } from '../settings/harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
 import { buildSession, type SessionPorts } from '../../session/buildSession';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './toolAccess';
 
 /** What the editor adds to the ports every host lends a session: its settings, the workspace's trust, its recording. */
@@ -78,6 +80,8 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
       ...(settings.embeddingModel && { embeddingModel: settings.embeddingModel }),
       ...(allowedRisks && { allowedRisks }),
       extraParts: restrictionParts(input.access),
+      // Workspace skills are read like the workspace's rules files (also in Restricted Mode: text, not actions).
+      skills: { userFolder: userSkillsFolder(settings) },
     },
     history: input.history,
     ...(recording && { recording }),
@@ -95,4 +99,11 @@ export function createEditorSession(input: EditorSessionInput): AgentSession {
 function portsOf(input: EditorSessionInput): SessionPorts {
   const { provider, model, registry, gate, tracker, roots, fs, runner, sandbox, bus, systemInfo } = input;
   return { provider, model, registry, gate, tracker, roots, fs, runner, ...(sandbox && { sandbox }), bus, systemInfo };
+}
+
+/** `localharness.skills.userFolder` (with `~`), or ~/.localharness/skills. */
+export function userSkillsFolder(settings: Pick<HarnessSettings, 'skillsUserFolder'>): string {
+  const folder = settings.skillsUserFolder;
+  if (!folder) return path.join(homedir(), '.localharness', 'skills');
+  return folder === '~' || folder.startsWith('~/') ? path.join(homedir(), folder.slice(1)) : path.resolve(folder);
 }

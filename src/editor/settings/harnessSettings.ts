@@ -1,6 +1,7 @@
 // The `localharness.*` settings as one typed object. Pure (no 'vscode' import) so it is unit-tested;
 // callers pass a `get` (serverSettings.ts builds one that reads the server and approval keys from the user's own
 // settings only). Read at the start of every turn, so changes apply without a reload.
+import { isChatMode, type ChatMode } from '../../core/modes/chatMode';
 import type { ApprovalRule } from '../../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../../core/tools/tool';
 import { parseRules } from '../approval/rules';
@@ -46,6 +47,10 @@ export interface HarnessSettings {
   fallbackModels: string[];
   /** Extra instructions for every turn (a prompt part). */
   instructions: string;
+  /** The chat's mode when the panel's switch was not touched (localharness.mode). */
+  mode: ChatMode;
+  /** The user's skills folder (localharness.skills.userFolder; empty: ~/.localharness/skills). */
+  skillsUserFolder: string;
   /** The tool pre-filter: at most this many tools per request when they would not fit. */
   maxOfferedTools: number;
   /** Embedding model on the same server for ranking tools; empty: keyword ranking. */
@@ -101,6 +106,8 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   context: {},
   fallbackModels: [],
   instructions: '',
+  mode: 'agent',
+  skillsUserFolder: '',
   maxOfferedTools: 15,
   embeddingModel: '',
   indexOnRead: 'ask',
@@ -214,6 +221,8 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
     context,
     fallbackModels,
     instructions: str('instructions', d.instructions),
+    mode: modeOf(str('mode', d.mode), problems),
+    skillsUserFolder: str('skills.userFolder', d.skillsUserFolder).trim(),
     maxOfferedTools: int('tools.maxOffered', d.maxOfferedTools, 3, 200),
     embeddingModel,
     indexOnRead,
@@ -324,4 +333,10 @@ function sandboxLimits(get: SettingGetter, problems: string[]): { limits?: Sandb
   const raw = { maxProcesses: get('sandbox.maxProcesses'), maxFileSizeMB: get('sandbox.maxFileSizeMB'), maxMemoryMB: get('sandbox.maxMemoryMB') };
   if (Object.values(raw).every((v) => v === undefined || v === null)) return {};
   return { limits: parseSandboxLimits(raw, problems) };
+}
+
+function modeOf(value: string, problems: string[]): ChatMode {
+  if (isChatMode(value)) return value;
+  problems.push(`localharness.mode should be agent, plan or ask; using agent.`);
+  return 'agent';
 }

@@ -40,6 +40,8 @@ export const USER_ONLY_KEYS = [
   'sandbox.maxProcesses',
   'sandbox.maxFileSizeMB',
   'sandbox.maxMemoryMB',
+  // load_skill reads files in that folder: a repository must not point it at another folder of yours.
+  'skills.userFolder',
 ] as const;
 
 /** The parts of `WorkspaceConfiguration.inspect(key)` used here. */

@@ -16,6 +16,7 @@ import type { ToolRegistry } from '../../core/tools/registry';
 import { describeEventForLog } from '../../editor/log/eventLog';
 import { errorMessage, type Logger } from '../../editor/log/logger';
 import type { EditorSettings, SettingsChange } from '../settings/editorSettings';
+import type { ChatMode } from '../../core/modes/chatMode';
 import type { StatusInfo } from '../../editor/status/statusText';
 import type { TurnEngine } from '../../editor/engine/engineLoader';
 import { modelListProblem } from '../../editor/models/modelText';
@@ -89,6 +90,20 @@ export class HarnessController implements ChatController, vscode.Disposable {
 
   send(text: string): Promise<void> {
     return this.turns.send(text);
+  }
+
+  /** The panel's mode switch: the user's choice in this window, else `localharness.mode`. */
+  mode(): ChatMode {
+    return this.turns.mode(this.deps.settings.settings().settings.mode);
+  }
+
+  setMode(mode: ChatMode): void {
+    this.turns.setMode(mode);
+  }
+
+  /** "Act" on a plan message: Agent mode, and the (edited) plan is sent to be carried out. */
+  act(plan: string): Promise<void> {
+    return this.turns.act(plan);
   }
 
   sendWithPlanner(text: string): Promise<void> {

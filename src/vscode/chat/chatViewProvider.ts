@@ -44,6 +44,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   checkpointsHandler: ((msg: Extract<WebviewToHost, { type: 'restoreTo' | 'reviewAction' }>) => Promise<void>) | undefined;
   /** The latest MCP offers, sent again to a webview that (re)loads. */
   private mcpOffers: Extract<HostToWebview, { type: 'mcpOffers' }> | undefined;
+  private mcpOnly: McpOffers | undefined;
+  private promptFiles: McpOffers['prompts'] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -115,7 +117,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** The prompts and resources the ready MCP servers offer; sent only when they changed. */
   setMcpOffers(offers: McpOffers): void {
-    const message: Extract<HostToWebview, { type: 'mcpOffers' }> = { type: 'mcpOffers', prompts: offers.prompts, resources: offers.resources };
+    this.mcpOnly = offers;
+    this.postOffers();
+  }
+
+  /** The workspace's prompt files as slash commands, listed before the MCP prompts. */
+  setPromptFiles(commands: McpOffers['prompts']): void {
+    this.promptFiles = commands;
+    this.postOffers();
+  }
+
+  private postOffers(): void {
+    const mcp = this.mcpOnly ?? { prompts: [], resources: 0 };
+    const message: Extract<HostToWebview, { type: 'mcpOffers' }> = { type: 'mcpOffers', prompts: [...this.promptFiles, ...mcp.prompts], resources: mcp.resources };
     if (this.mcpOffers && JSON.stringify(this.mcpOffers) === JSON.stringify(message)) return;
     this.mcpOffers = message;
     if (this.bridge.isLive) void this.bridge.post(message);
@@ -165,6 +179,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         if (this.hotContextOpen && !this.deferred.has('hotContext')) this.postHotContext();
         if (this.mcpOffers) void this.bridge.post(this.mcpOffers);
+        if (this.controller.mode) void this.bridge.post({ type: 'mode', mode: this.controller.mode() });
         this.deferred.clear();
         await this.refreshModels();
         return;
@@ -174,6 +189,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'stop':
         this.controller.stop();
+        return;
+      case 'setMode':
+        this.controller.setMode?.(msg.mode);
+        return;
+      case 'act':
+        void this.bridge.post({ type: 'mode', mode: 'agent' });
+        await this.controller.act?.(msg.plan);
         return;
       case 'newChat':
         await this.controller.newChat();
