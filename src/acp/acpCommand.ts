@@ -1,0 +1,120 @@
+// `localharness acp`: an Agent Client Protocol agent over stdio (Zed, JetBrains, Neovim…), built on the official
+// SDK. stdout carries only the protocol; everything for humans goes to stderr. Each `session/new` or
+// `session/load` builds one AcpSession from the same composition root as `run`.
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { RunOptions } from '../cli/args';
+import { loadCliConfig } from '../cli/cliConfig';
+import { defaultDbPath } from '../cli/dbPath';
+import { AcpSession, type AcpClientPort } from './acpSession';
+
+export interface AcpIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+declare const VERSION: string;
+
+/** Runs until the client closes the connection (or the process is told to stop). */
+export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSignal): Promise<number> {
+  const config = loadCliConfig(options.config);
+  const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
+  const canLoad = !!(options.db ?? defaultDbPath(io.env));
+  const approvalTimeoutMs = positive(io.env.LOCALHARNESS_APPROVAL_TIMEOUT_MS);
+  const sessions = new Map<string, AcpSession>();
+  let capabilities: acp.ClientCapabilities | undefined;
+  let connection: acp.AgentConnection | undefined;
+
+  const client: AcpClientPort = {
+    get capabilities() {
+      return capabilities;
+    },
+    update: (sessionId, update) => connection!.client.notify(acp.methods.client.session.update, { sessionId, update }),
+    requestPermission: (params, cancel) => connection!.client.request(acp.methods.client.session.requestPermission, params, { cancellationSignal: cancel, stopWaitingOnCancel: true }),
+    readTextFile: (params) => connection!.client.request(acp.methods.client.fs.readTextFile, params),
+    writeTextFile: async (params) => void (await connection!.client.request(acp.methods.client.fs.writeTextFile, params)),
+  };
+
+  const open = async (params: acp.NewSessionRequest | acp.LoadSessionRequest, requestSignal: AbortSignal, loadId?: string) => {
+    const session = await AcpSession.open({
+      options,
+      config,
+      client,
+      cwd: params.cwd,
+      mcpServers: params.mcpServers ?? [],
+      ...(loadId !== undefined && { loadId }),
+      ...(approvalTimeoutMs !== undefined && { approvalTimeoutMs }),
+      signal: AbortSignal.any([signal, requestSignal]),
+      warn,
+    });
+    await sessions.get(session.id)?.dispose();
+    sessions.set(session.id, session);
+    return session;
+  };
+  const advertise = (session: AcpSession) => {
+    const commands = session.commands();
+    // After the response, as the protocol expects; a client that ignores it loses nothing.
+    if (commands.length) setImmediate(() => void client.update(session.id, { sessionUpdate: 'available_commands_update', availableCommands: commands }).catch(() => undefined));
+  };
+  const sessionOf = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) throw RequestError.sessionNotFound(id);
+    return session;
+  };
+
+  const app = acp
+    .agent({ name: 'localharness' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: canLoad,
+          // Text and resource links only (the baseline): images and embedded resources are not read yet.
+          promptCapabilities: { image: false, audio: false, embeddedContext: false },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        agentInfo: { name: 'localharness', title: 'Local Harness', version: typeof VERSION === 'string' ? VERSION : 'dev' },
+        authMethods: [],
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, signal: s }) => {
+      const session = await open(params, s);
+      advertise(session);
+      return { sessionId: session.id };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, signal: s }) => {
+      if (!canLoad) throw RequestError.invalidRequest(undefined, 'loading sessions needs --db FILE (or LOCALHARNESS_DB)');
+      const session = await open(params, s, params.sessionId);
+      await session.replay();
+      advertise(session);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal: s }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt, s) }))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(io.stdin as Readable) as unknown as ReadableStream<Uint8Array>,
+  );
+  connection = app.connect(stream);
+  const stop = () => connection?.close();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await connection.closed;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    await Promise.allSettled([...sessions.values()].map((s) => s.dispose()));
+  }
+  return 0;
+}
+
+function positive(text: string | undefined): number | undefined {
+  const n = text === undefined ? NaN : Number(text);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

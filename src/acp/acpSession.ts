@@ -1,0 +1,208 @@
+// One ACP session: the CLI's composition root (cliPorts) with the client's own ports — its file system when it
+// offers one, its permission dialog — and the session recorded in the same SQLite database as `localharness run`.
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { buildSession } from '../session/buildSession';
+import { EventBus } from '../core/agent/events';
+import { ApprovalGate, type ApprovalRule } from '../core/approval/gate';
+import type { AgentSession } from '../core/session/agentSession';
+import type { TurnEndReason } from '../core/agent/events';
+import { NodeFileSystem } from '../node/nodeFileSystem';
+import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
+import { openCliSession, type CliSession } from '../cli/cliPersistence';
+import { defaultDbPath } from '../cli/dbPath';
+import type { CliConfig } from '../cli/cliConfig';
+import { autoApproved, type RunOptions } from '../cli/args';
+import { createCliSandbox, type CliSandbox } from '../cli/cliSandbox';
+import { chooseModel, cliKnowledge, cliProviders, cliRegistry, cliSessionBuild } from '../cli/cliPorts';
+import { ClientFileSystem } from './clientFileSystem';
+import { EventUpdates } from './eventUpdates';
+import { permissionAsker } from './permission';
+import { startAcpMcp, type AcpMcp } from './acpMcp';
+
+/** What the connection lends every session: the client's methods and what it declared it can do. */
+export interface AcpClientPort {
+  capabilities: acp.ClientCapabilities | undefined;
+  update(sessionId: string, update: acp.SessionUpdate): Promise<void>;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
+}
+
+export interface OpenSessionInput {
+  options: RunOptions;
+  config: CliConfig;
+  client: AcpClientPort;
+  cwd: string;
+  mcpServers: readonly acp.McpServer[];
+  /** session/load: the stored session to continue. */
+  loadId?: string;
+  /** How long a permission request may stay unanswered (the gate then denies). */
+  approvalTimeoutMs?: number;
+  signal: AbortSignal;
+  warn(message: string): void;
+}
+
+const RULES_KEY = (workspace: string) => `acp.workspaceRules:${workspace}`;
+
+export class AcpSession {
+  private turn: AbortController | undefined;
+  private constructor(
+    readonly id: string,
+    private readonly session: AgentSession,
+    private readonly client: AcpClientPort,
+    private readonly workspace: string,
+    private readonly stored: CliSession | undefined,
+    private readonly mcp: AcpMcp | undefined,
+    private readonly confined: CliSandbox,
+    private readonly pending: { chain: Promise<void> },
+  ) {}
+
+  static async open(input: OpenSessionInput): Promise<AcpSession> {
+    const { options, config, client, signal, warn } = input;
+    const workspace = input.cwd;
+    if (!path.isAbsolute(workspace) || !existsSync(workspace) || !statSync(workspace).isDirectory()) {
+      throw RequestError.invalidParams({ cwd: workspace }, `cwd must be an absolute path to a folder: ${workspace}`);
+    }
+    const { provider, makeProvider } = cliProviders(options);
+    const chosen = await chooseModel(options, provider, signal);
+    if ('error' in chosen) throw RequestError.internalError({ reason: chosen.error }, chosen.error);
+    const model = chosen.model;
+
+    const dbPath = options.db ?? defaultDbPath(process.env);
+    if (input.loadId !== undefined && !dbPath) throw RequestError.invalidParams(undefined, 'loading a session needs --db FILE (or LOCALHARNESS_DB)');
+    let stored: CliSession | undefined;
+    if (dbPath) {
+      try {
+        stored = await openCliSession(dbPath, input.loadId, { title: 'ACP session', model, provider: options.provider }, warn);
+      } catch (e) {
+        if (input.loadId !== undefined) throw RequestError.sessionNotFound(input.loadId);
+        throw e;
+      }
+    }
+    const id = stored?.id ?? randomUUID();
+    const bus = new EventBus();
+    if (stored) bus.on((e) => stored.onEvent(e));
+    const pending = { chain: Promise.resolve() };
+    const send = (update: acp.SessionUpdate) => {
+      // In order, and awaited before the prompt answers, so no update arrives after the stop reason.
+      pending.chain = pending.chain.then(() => client.update(id, update)).catch((e: unknown) => warn(`could not send an update: ${(e as Error).message}`));
+    };
+    const updates = new EventUpdates(workspace, send);
+    bus.on((e) => updates.handle(e));
+
+    const caps = client.capabilities?.fs;
+    const local = new NodeFileSystem();
+    const clientFs = new ClientFileSystem(local, {
+      canRead: caps?.readTextFile === true,
+      canWrite: caps?.writeTextFile === true,
+      read: async (file) => (await client.readTextFile({ sessionId: id, path: file })).content,
+      write: (file, content) => client.writeTextFile({ sessionId: id, path: file, content }),
+    });
+    const fs = stored ? new CheckpointingFileSystem(clientFs, stored.checkpoints) : clientFs;
+    const registry = cliRegistry();
+    const mcp = await startAcpMcp(input.mcpServers, { ...(options.mcpConfig && { configPath: options.mcpConfig }), workspace, registry, warn, signal, env: process.env });
+    const knowledge = await cliKnowledge(options, stored, workspace, provider, fs, bus);
+
+    // "Always in this workspace" is kept with the database (when there is one) for every later session here.
+    const rules: ApprovalRule[] = [];
+    const savedRules = stored ? await stored.kv.get(RULES_KEY(workspace)) : undefined;
+    if (savedRules) rules.push(...(JSON.parse(savedRules) as ApprovalRule[]).filter((r) => r && typeof r.tool === 'string' && r.decision === 'allow'));
+    const gate = new ApprovalGate({
+      policy: { autoApprove: autoApproved(options.approve), rules },
+      ask: permissionAsker(id, workspace, { request: (p, s) => client.requestPermission(p, s) }, () => updates.lastApproval),
+      ...(input.approvalTimeoutMs !== undefined && { timeoutMs: input.approvalTimeoutMs }),
+      allowSensitive: options.allowSensitive,
+      onRemember: (rule, scope) => {
+        if (scope !== 'workspace') return;
+        rules.push(rule);
+        if (stored) void Promise.resolve(stored.kv.set(RULES_KEY(workspace), JSON.stringify(rules))).catch((e: unknown) => warn(`could not save the rule: ${(e as Error).message}`));
+      },
+    });
+    const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
+    const session = buildSession(cliSessionBuild({ options, config, workspace, provider, makeProvider, model, registry, gate, fs, confined, bus, ...(stored && { stored }), ...(knowledge && { knowledge }) }));
+    return new AcpSession(id, session, client, workspace, stored, mcp, confined, pending);
+  }
+
+  /** The stored conversation as updates, so the client shows it as it was (session/load). */
+  async replay(): Promise<void> {
+    const { replayUpdates } = await import('./replay');
+    for (const update of replayUpdates(this.stored?.history ?? [], this.workspace)) await this.client.update(this.id, update);
+  }
+
+  /** MCP prompts of the session's servers, as slash commands. */
+  commands(): acp.AvailableCommand[] {
+    return (this.mcp?.manager.prompts() ?? []).map((p) => ({
+      name: `${p.server}.${p.name}`,
+      description: p.description ?? `MCP prompt from ${p.server}`,
+      ...(p.arguments?.length ? { input: { hint: p.arguments.map((a) => a.name).join(' ') } } : {}),
+    }));
+  }
+
+  async prompt(blocks: readonly acp.ContentBlock[], requestSignal: AbortSignal): Promise<acp.StopReason> {
+    if (this.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
+    const text = await this.promptText(blocks, requestSignal);
+    if (!text.trim()) throw RequestError.invalidParams(undefined, 'the prompt has no text');
+    const turn = new AbortController();
+    this.turn = turn;
+    const onAbort = () => turn.abort();
+    requestSignal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.stored?.beginTurn();
+      const outcome = await this.session.send(text, turn.signal);
+      await this.stored?.endTurn();
+      await this.pending.chain;
+      if (turn.signal.aborted) return 'cancelled';
+      return stopReason(outcome.reason, outcome.error);
+    } finally {
+      requestSignal.removeEventListener('abort', onAbort);
+      this.turn = undefined;
+    }
+  }
+
+  cancel(): void {
+    this.turn?.abort();
+  }
+
+  async dispose(): Promise<void> {
+    this.turn?.abort();
+    this.confined.dispose();
+    await this.mcp?.dispose(true);
+    await this.stored?.close();
+  }
+
+  /** Text and resource links as the user's words; a `/server.prompt args` command expands to the MCP prompt. */
+  private async promptText(blocks: readonly acp.ContentBlock[], signal: AbortSignal): Promise<string> {
+    const parts: string[] = [];
+    for (const b of blocks) {
+      if (b.type === 'text') parts.push(b.text);
+      else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
+      else throw RequestError.invalidParams(undefined, `prompt content of type "${b.type}" is not supported by this agent (it declared no such capability)`);
+    }
+    const text = parts.join('\n');
+    const command = /^\/([\w-]+)\.([\w.-]+)(?:\s+(.*))?$/s.exec(text.trim());
+    const prompt = command && this.mcp?.manager.prompts().find((p) => p.server === command[1] && p.name === command[2]);
+    if (!command || !prompt) return text;
+    const values = (command[3] ?? '').trim().split(/\s+/).filter(Boolean);
+    const args = Object.fromEntries((prompt.arguments ?? []).map((a, i) => [a.name, values[i] ?? ''] as const).filter(([, v]) => v !== ''));
+    const result = await this.mcp!.manager.getPrompt(prompt.server, prompt.name, args, signal);
+    return result.messages.map((m) => m.text).join('\n\n');
+  }
+}
+
+function stopReason(reason: TurnEndReason, error: string | undefined): acp.StopReason {
+  switch (reason) {
+    case 'max_rounds':
+      return 'max_turn_requests';
+    case 'cancelled':
+      return 'cancelled';
+    case 'error':
+      // The error was shown in the conversation already; the request itself fails with the same words.
+      throw RequestError.internalError({ reason: error }, error ?? 'the turn failed');
+    default:
+      return 'end_turn';
+  }
+}
