@@ -91,7 +91,7 @@ export class AcpSession {
       // In order, and awaited before the prompt answers, so no update arrives after the stop reason.
       pending.chain = pending.chain.then(() => client.update(id, update)).catch((e: unknown) => warn(`could not send an update: ${(e as Error).message}`));
     };
-    const updates = new EventUpdates(workspace, send);
+    const updates = new EventUpdates(workspace, send, { supported: !!client.capabilities?.session?.notices, log: warn });
     bus.on((e) => updates.handle(e));
 
     const caps = client.capabilities?.fs;
@@ -111,7 +111,7 @@ export class AcpSession {
     const rules: ApprovalRule[] = [];
     const savedRules = stored ? await stored.kv.get(RULES_KEY(workspace)) : undefined;
     if (savedRules) rules.push(...(JSON.parse(savedRules) as ApprovalRule[]).filter((r) => r && typeof r.tool === 'string' && r.decision === 'allow'));
-    const gate = new ApprovalGate({
+    const gate = new ReportingGate(() => updates.started(), {
       policy: { autoApprove: autoApproved(options.approve), rules },
       ask: permissionAsker(id, workspace, { request: (p, s) => client.requestPermission(p, s) }, () => updates.lastApproval),
       ...(input.approvalTimeoutMs !== undefined && { timeoutMs: input.approvalTimeoutMs }),
@@ -190,6 +190,22 @@ export class AcpSession {
     const args = Object.fromEntries((prompt.arguments ?? []).map((a, i) => [a.name, values[i] ?? ''] as const).filter(([, v]) => v !== ''));
     const result = await this.mcp!.manager.getPrompt(prompt.server, prompt.name, args, signal);
     return result.messages.map((m) => m.text).join('\n\n');
+  }
+}
+
+/** The gate, telling the updates when a call may run (auto-approved calls emit no approval event). */
+class ReportingGate extends ApprovalGate {
+  constructor(
+    private readonly onApproved: () => void,
+    options: ConstructorParameters<typeof ApprovalGate>[0],
+  ) {
+    super(options);
+  }
+
+  override async check(...args: Parameters<ApprovalGate['check']>): ReturnType<ApprovalGate['check']> {
+    const decision = await super.check(...args);
+    if (decision.approved) this.onApproved();
+    return decision;
   }
 }
 

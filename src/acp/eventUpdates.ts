@@ -49,11 +49,13 @@ function todoEntries(todos: readonly Todo[]): acp.PlanEntry[] {
 /** Maps one turn's events; keeps the orchestrator's plan so step events can update its entries. */
 export class EventUpdates {
   private planSteps: Array<{ id: string; goal: string; status: acp.PlanEntryStatus }> = [];
-  private readonly calls = new Map<string, { name: string; args: unknown }>();
+  private readonly calls = new Map<string, { name: string; args: unknown; status: acp.ToolCallStatus }>();
 
   constructor(
     private readonly workspace: string,
     private readonly send: (update: acp.SessionUpdate) => void,
+    /** The client declared `session.notices`; otherwise notices go to the log (stderr), not into the answer. */
+    private readonly notices: { supported: boolean; log(message: string): void },
   ) {}
 
   /** The most recent tool call asking for approval (the gate asks right after it). */
@@ -68,7 +70,7 @@ export class EventUpdates {
         if (e.text) this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: e.text } });
         return;
       case 'tool_call':
-        this.calls.set(e.id, { name: e.name, args: e.arguments });
+        this.calls.set(e.id, { name: e.name, args: e.arguments, status: 'pending' });
         this.send({
           sessionUpdate: 'tool_call',
           toolCallId: e.id,
@@ -83,12 +85,14 @@ export class EventUpdates {
         this.lastApproval = { id: e.id, name: e.name, title: e.title, args: this.calls.get(e.id)?.args };
         return;
       case 'approval_result':
-        if (e.approved) this.send({ sessionUpdate: 'tool_call_update', toolCallId: e.id, status: 'in_progress' });
+        if (e.approved) this.setRunning(e.id);
         return;
       case 'tool_progress':
         this.send({ sessionUpdate: 'tool_call_update', toolCallId: e.id, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: e.message } }] });
         return;
       case 'tool_result': {
+        const done = this.calls.get(e.id);
+        if (done) done.status = e.ok ? 'completed' : 'failed';
         this.send({
           sessionUpdate: 'tool_call_update',
           toolCallId: e.id,
@@ -113,14 +117,39 @@ export class EventUpdates {
       case 'step_end':
         this.setStep(e.stepId, 'completed');
         return;
+      case 'turn_end':
+        // The model ended with task_completion or ask_question: its summary or question is the answer.
+        if ((e.reason === 'task_completion' || e.reason === 'ask_question') && e.result) {
+          this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: e.result } });
+        }
+        return;
       case 'notice':
+        if (this.notices.supported) this.send({ sessionUpdate: 'notice', severity: 'info', title: e.message });
+        else this.notices.log(e.message);
+        return;
       case 'error':
-        // Shown in the conversation, as the CLI prints them: the user must see why something did not happen.
-        this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n> ${e.type === 'error' ? 'Error' : 'Note'}: ${e.message}\n\n` } });
+        // In the conversation: the user must see why the turn did not finish.
+        this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\nError: ${e.message}\n` } });
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * The gate let the newest waiting call run (policy or the user): it is in progress now. The gate decides one
+   * call at a time, right after that call was announced.
+   */
+  started(): void {
+    const waiting = [...this.calls.entries()].reverse().find(([, c]) => c.status === 'pending');
+    if (waiting) this.setRunning(waiting[0]);
+  }
+
+  private setRunning(id: string): void {
+    const call = this.calls.get(id);
+    if (!call || call.status !== 'pending') return;
+    call.status = 'in_progress';
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' });
   }
 
   private setStep(id: string, status: acp.PlanEntryStatus): void {

@@ -1,0 +1,223 @@
+// `localharness acp` driven by the official SDK's client side over the child's stdio, against the wire-faithful
+// fake model servers of both formats: edits through the client's fs after its permission dialog, a denial,
+// cancel in the middle of a command, a stored session loaded again, an MCP server the client hands over, and
+// malformed input that gets a clear JSON-RPC error while the process stays up.
+import { test, describe, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { WIRE_FORMATS, toolResults, messagesOf } from '../../helpers/cli/wire';
+import type { FakeServerHandle } from '../../helpers/fakeLlm';
+import { startAcpClient, agentText, type AcpTestClient } from '../../helpers/acp/acpClient';
+import { packageBin } from '../../helpers/mcp/mcpCliHelpers';
+
+function workspace(): { root: string; ws: string } {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'lh-acp-')));
+  const ws = path.join(root, 'ws');
+  mkdirSync(ws);
+  return { root, ws };
+}
+
+for (const wire of WIRE_FORMATS) {
+  describe(`ACP agent over ${wire.name}`, () => {
+    const servers: FakeServerHandle[] = [];
+    const clients: AcpTestClient[] = [];
+    const start: typeof wire.start = async (script, name) => {
+      const s = await wire.start(script, name);
+      servers.push(s);
+      return s;
+    };
+    const client = (o: Parameters<typeof startAcpClient>[0]) => {
+      const c = startAcpClient(o);
+      clients.push(c);
+      return c;
+    };
+    after(async () => {
+      await Promise.all(clients.map((c) => c.close()));
+      await Promise.all(servers.map((s) => s.close()));
+    });
+
+    test('initialize answers with honest capabilities', async () => {
+      const { ws } = workspace();
+      const server = await start([], 'initialize');
+      const c = client({ args: wire.flags(server), cwd: ws });
+      const init = await c.initialize();
+      assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
+      assert.equal(init.agentCapabilities?.loadSession, false, 'no --db: nothing can be loaded');
+      assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: false, audio: false, embeddedContext: false });
+      assert.equal(init.agentInfo?.name, 'localharness');
+    });
+
+    test('an edit goes through session/request_permission, then fs/write_text_file; updates stream in order', async () => {
+      const { ws } = workspace();
+      writeFileSync(path.join(ws, 'notes.txt'), 'alpha\n');
+      const server = await start(
+        [
+          { thinking: 'Read it first.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+          { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'alpha\nbeta\n' } }] },
+          { toolCalls: [{ name: 'task_completion', arguments: { result: 'Added beta to notes.txt.' } }] },
+        ],
+        'edit',
+      );
+      const c = client({ args: wire.flags(server), cwd: ws, permission: 'once' });
+      await c.initialize();
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Add beta to notes.txt' }] });
+      assert.equal(stopReason, 'end_turn', c.stderr());
+      await c.settled();
+      assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'alpha\nbeta\n');
+      // Read through the client (its buffer), asked, then written through the client (its undo).
+      const firstAsk = c.log.calls.indexOf('session/request_permission');
+      const firstWrite = c.log.calls.indexOf('fs/write_text_file');
+      assert.ok(firstAsk >= 0 && firstWrite > firstAsk, `asked before writing: ${c.log.calls.join(', ')}`);
+      assert.equal(c.log.writes.length, 1);
+      assert.equal(c.log.writes[0]!.path, path.join(ws, 'notes.txt'));
+      assert.equal(c.log.writes[0]!.content, 'alpha\nbeta\n');
+      assert.ok(c.log.reads.some((r) => r.path === path.join(ws, 'notes.txt')));
+      // The dialog offered the editor's four choices and named the call and its file.
+      const ask = c.log.permissions[0]!;
+      assert.deepEqual(ask.options.map((o) => o.optionId), ['once', 'session', 'workspace', 'deny']);
+      assert.equal(ask.toolCall.kind, 'edit');
+      assert.deepEqual(ask.toolCall.locations?.map((l) => l.path), [path.join(ws, 'notes.txt')]);
+      // Tool calls with kinds, locations and their final status.
+      const calls = c.updatesOf(sessionId, 'tool_call');
+      assert.deepEqual(calls.map((u) => [u.kind, u.status]), [['read', 'pending'], ['edit', 'pending'], ['other', 'pending']]);
+      assert.equal(calls[1]!.toolCallId, ask.toolCall.toolCallId);
+      assert.deepEqual(calls[1]!.locations?.map((l) => l.path), [path.join(ws, 'notes.txt')]);
+      const finals = c.updatesOf(sessionId, 'tool_call_update').filter((u) => u.status === 'completed' || u.status === 'failed');
+      assert.deepEqual(finals.map((u) => [u.toolCallId, u.status]), calls.map((u) => [u.toolCallId, 'completed']));
+      assert.equal(c.updatesOf(sessionId, 'agent_thought_chunk').map((u) => (u.content.type === 'text' ? u.content.text : '')).join(''), 'Read it first.');
+      assert.equal(agentText(c, sessionId), 'Added beta to notes.txt.');
+    });
+
+    test('a denied permission leaves the file unchanged and tells the model; an error or no answer is a no too', async () => {
+      for (const answer of ['deny', 'error', 'never'] as const) {
+        const { ws } = workspace();
+        writeFileSync(path.join(ws, 'notes.txt'), 'keep me\n');
+        const server = await start(
+          [{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'overwritten\n' } }] }, { toolCalls: [{ name: 'task_completion', arguments: { result: 'I could not change it.' } }] }],
+          `deny-${answer}`,
+        );
+        const c = client({ args: wire.flags(server), cwd: ws, permission: answer, env: { LOCALHARNESS_APPROVAL_TIMEOUT_MS: '500' } });
+        await c.initialize();
+        const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+        const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Overwrite notes.txt' }] });
+        assert.equal(stopReason, 'end_turn', `${answer}: ${c.stderr()}`);
+        assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'keep me\n', answer);
+        assert.deepEqual(c.log.writes, [], answer);
+        assert.equal(c.log.permissions.length, 1, answer);
+        const told = toolResults(server.requests[1]!).join('\n');
+        assert.match(told, /denied|not approved|no answer|approval failed/i, `${answer}: the model is told: ${told}`);
+        await c.settled();
+        const write = c.updatesOf(sessionId, 'tool_call').find((u) => u.kind === 'edit')!;
+        const final = c.updatesOf(sessionId, 'tool_call_update').filter((u) => u.toolCallId === write.toolCallId).at(-1)!;
+        assert.equal(final.status, 'failed', answer);
+        assert.ok(!c.updatesOf(sessionId, 'tool_call_update').some((u) => u.toolCallId === write.toolCallId && u.status === 'in_progress'), `${answer}: never ran`);
+      }
+    });
+
+    test('session/cancel in the middle of a slow command stops it and answers cancelled; the next prompt works', async () => {
+      const { ws } = workspace();
+      const server = await start(
+        [{ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 30' } }] }, { text: 'After the cancel.' }],
+        'cancel',
+      );
+      const c = client({ args: [...wire.flags(server), '--approve', 'all'], cwd: ws });
+      await c.initialize();
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const started = Date.now();
+      const prompt = c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Wait a while' }] });
+      // Cancel once the command is running.
+      for (let i = 0; i < 200 && !c.updatesOf(sessionId, 'tool_call_update').some((u) => u.status === 'in_progress'); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(c.updatesOf(sessionId, 'tool_call_update').some((u) => u.status === 'in_progress'), `the command started: ${c.stderr()}`);
+      await c.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      const { stopReason } = await prompt;
+      assert.equal(stopReason, 'cancelled');
+      assert.ok(Date.now() - started < 10_000, `stopped well before the command's 30 s (${Date.now() - started} ms)`);
+      const second = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Say something' }] });
+      assert.equal(second.stopReason, 'end_turn', c.stderr());
+      await c.settled();
+      assert.match(agentText(c, sessionId), /After the cancel\./);
+    });
+
+    test('a stored session loads again in a new process: history replayed, the model sees it', async () => {
+      const { root, ws } = workspace();
+      const db = path.join(root, 'sessions.db');
+      const server = await start(
+        [{ text: 'Hello! The answer is 42.' }, (request) => ({ text: messagesOf(request).some((m) => m.content.includes('The answer is 42')) ? 'I remember: 42.' : 'I forgot.' })],
+        'load',
+      );
+      const first = client({ args: [...wire.flags(server), '--db', db], cwd: ws });
+      const init = await first.initialize();
+      assert.equal(init.agentCapabilities?.loadSession, true);
+      const { sessionId } = await first.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      await first.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'What is the answer?' }] });
+      assert.equal(await first.close(), 0, first.stderr());
+
+      const second = client({ args: [...wire.flags(server), '--db', db], cwd: ws });
+      await second.initialize();
+      await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws, mcpServers: [] });
+      await second.settled();
+      assert.deepEqual(
+        second.log.updates.filter((n) => n.sessionId === sessionId).map((n) => [n.update.sessionUpdate, 'content' in n.update && !Array.isArray(n.update.content) && n.update.content?.type === 'text' ? n.update.content.text : '']),
+        [
+          ['user_message_chunk', 'What is the answer?'],
+          ['agent_message_chunk', 'Hello! The answer is 42.'],
+        ],
+      );
+      const { stopReason } = await second.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Do you remember?' }] });
+      assert.equal(stopReason, 'end_turn');
+      await second.settled();
+      assert.match(agentText(second, sessionId), /I remember: 42\./);
+      // An unknown id is a clear error, not a new session.
+      await assert.rejects(second.agent.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: ws, mcpServers: [] }), (e: acp.RequestError) => e.code === -32002);
+    });
+
+    test('an MCP server the client hands over starts and its tools are called', async () => {
+      const { ws } = workspace();
+      writeFileSync(path.join(ws, 'data.txt'), 'from the mcp server\n');
+      const server = await start(
+        [{ toolCalls: [{ name: 'files__read_text_file', arguments: { path: path.join(ws, 'data.txt') } }] }, { text: 'Read it over MCP.' }],
+        'mcp',
+      );
+      const c = client({ args: [...wire.flags(server), '--max-tools', '40'], cwd: ws });
+      await c.initialize();
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, {
+        cwd: ws,
+        mcpServers: [{ name: 'files', command: process.execPath, args: [packageBin('@modelcontextprotocol/server-filesystem'), ws], env: [] }],
+      });
+      const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Read data.txt with the files server' }] });
+      assert.equal(stopReason, 'end_turn', c.stderr());
+      await c.settled();
+      const tools = ((server.requests[0]!.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
+      assert.ok(tools.includes('files__read_text_file'), `offered: ${tools.join(', ')}`);
+      assert.match(toolResults(server.requests[1]!).join('\n'), /from the mcp server/);
+      const call = c.updatesOf(sessionId, 'tool_call')[0]!;
+      assert.equal(call.title.startsWith('files__read_text_file'), true);
+      assert.equal(c.updatesOf(sessionId, 'tool_call_update').at(-1)!.status, 'completed');
+    });
+
+    test('malformed client input gets a clear JSON-RPC error; the process stays up and the next prompt works', async () => {
+      const { ws } = workspace();
+      const server = await start([{ text: 'Still here.' }], 'malformed');
+      const c = client({ args: wire.flags(server), cwd: ws });
+      await c.initialize();
+      c.child.stdin.write('{"jsonrpc":"2.0","id":99,"method":"session/new",\n');
+      c.child.stdin.write('this is not json\n');
+      await assert.rejects(c.agent.request('session/new', { cwd: 42 }), (e: acp.RequestError) => e.code === -32602);
+      await assert.rejects(c.agent.request('session/new', { cwd: path.join(ws, 'missing'), mcpServers: [] }), (e: acp.RequestError) => e.code === -32602 && /absolute path to a folder/.test(e.message));
+      await assert.rejects(c.agent.request(acp.methods.agent.session.prompt, { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] }), (e: acp.RequestError) => e.code === -32002);
+      const parseErrors = c.rawLines.map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } }).filter((m) => m.error?.code === -32700);
+      assert.equal(parseErrors.length, 2, c.rawLines.join('\n'));
+      assert.ok(parseErrors.every((m) => m.id === null));
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Are you there?' }] });
+      assert.equal(stopReason, 'end_turn');
+      await c.settled();
+      assert.equal(agentText(c, sessionId), 'Still here.');
+      assert.equal(c.child.exitCode, null, 'the process is still running');
+    });
+  });
+}
