@@ -19,8 +19,8 @@ async function main(): Promise<number> {
   let options;
   try {
     const argv = process.argv.slice(2);
-    // `acp` takes run's flags (src/acp/acpArgs.ts); loaded only for it.
-    options = argv[0] === 'acp' ? { ...(await import('../acp/acpArgs')).parseAcpCli(argv, process.env, process.cwd()), command: 'acp' as const } : parseCli(argv, process.env, process.cwd());
+    // `acp` takes run's flags (src/cli/acp/acpArgs.ts); loaded only for it.
+    options = argv[0] === 'acp' ? { ...(await import('./acp/acpArgs')).parseAcpCli(argv, process.env, process.cwd()), command: 'acp' as const } : parseCli(argv, process.env, process.cwd());
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`localharness: ${e.message}\n${USAGE}\n`);
@@ -72,7 +72,7 @@ async function main(): Promise<number> {
       return await mcpCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
     if (options.command === 'acp') {
-      const { acpCommand } = await import('../acp/acpCommand');
+      const { acpCommand } = await import('./acp/acpCommand');
       return await acpCommand({ ...options, command: 'run' }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, controller.signal);
     }
     // Loaded lazily so `--help` and usage errors stay instant.

@@ -2,7 +2,7 @@
 // `fs/write_text_file`): the agent sees the editor's unsaved buffers and its edits land in the editor's undo.
 // Only what the client can carry exactly goes there: UTF-8 text without a BOM. Other encodings, binary files and
 // everything else (stat, directories, moves) stay on the local file system, byte for byte.
-import type { FileKind, FileStat, FileSystemPort } from '../core/ports';
+import type { FileKind, FileStat, FileSystemPort } from '../../core/ports';
 
 export interface ClientFiles {
   canRead: boolean;

@@ -2,11 +2,11 @@
 // own editor configuration, so they start like the CLI's --mcp-config file) merged with that file. A server the
 // client names the same as one in the file replaces it. Workspace-defined servers are not read here, as in the CLI.
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ToolRegistry } from '../core/tools/registry';
-import type { McpServerConfig } from '../mcp/types';
-import type { McpManager } from '../mcp/manager';
-import { untilAborted } from '../core/abortable';
-import { workspaceRoots } from '../cli/cliMcp';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { McpServerConfig } from '../../mcp/types';
+import type { McpManager } from '../../mcp/manager';
+import { untilAborted } from '../../core/abortable';
+import { workspaceRoots } from '../cliMcp';
 
 export interface AcpMcp {
   manager: McpManager;
@@ -40,12 +40,12 @@ export async function startAcpMcp(
   let manager: McpManager;
   let fromFile: readonly McpServerConfig[] = [];
   if (o.configPath) {
-    const { openCliMcp } = await import('../cli/cliMcp');
+    const { openCliMcp } = await import('../cliMcp');
     const opened = await openCliMcp(o.configPath, o.workspace, { registry: o.registry, warn: o.warn, features, interactive: false, output: process.stderr, env: o.env });
     manager = opened.manager;
     fromFile = opened.servers;
   } else {
-    const { McpManager } = await import('../mcp/index');
+    const { McpManager } = await import('../../mcp/index');
     manager = new McpManager({ registry: o.registry, features });
   }
   const names = new Set(fromClient.map((s) => s.name));

@@ -1,7 +1,7 @@
 // A stored conversation as ACP updates (session/load): the user's messages, the agent's thoughts and answers,
 // each tool call with its result, in the order they happened.
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../core/messages';
+import type { ChatMessage } from '../../core/messages';
 import { toolKind, toolLocations } from './eventUpdates';
 
 export function replayUpdates(history: readonly ChatMessage[], workspace: string): acp.SessionUpdate[] {

@@ -2,7 +2,7 @@
 // clear choice of one of ours is a no: an error, a cancelled request, an unknown option. The gate adds the
 // deadline (no answer in time is a no) and the cancel of the turn.
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ApprovalAsker, ApprovalDecision } from '../core/approval/gate';
+import type { ApprovalAsker, ApprovalDecision } from '../../core/approval/gate';
 import { toolKind, toolLocations } from './eventUpdates';
 
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [

@@ -1,7 +1,7 @@
 // `localharness acp [flags]`: the same flags as `run` (model server, approvals, sandbox, --db, --mcp-config,
 // --config …) without a TASK — the prompts come from the client. Parsed by run's own parser, so every flag means
 // the same in both commands.
-import { parseCli, UsageError, type RunOptions } from '../cli/args';
+import { parseCli, UsageError, type RunOptions } from '../args';
 
 /** Stands for the missing TASK while run's parser checks the flags. */
 const NO_TASK = '\u0000acp';

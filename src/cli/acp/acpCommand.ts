@@ -4,9 +4,9 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { RunOptions } from '../cli/args';
-import { loadCliConfig } from '../cli/cliConfig';
-import { defaultDbPath } from '../cli/dbPath';
+import type { RunOptions } from '../args';
+import { loadCliConfig } from '../cliConfig';
+import { defaultDbPath } from '../dbPath';
 import { AcpSession, type AcpClientPort } from './acpSession';
 
 export interface AcpIo {

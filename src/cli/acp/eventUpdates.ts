@@ -2,8 +2,8 @@
 // kind, status and the files it touches, the todo list and the orchestrator's plan as plan entries.
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentEvent } from '../core/agent/events';
-import type { Todo } from '../core/context/tracker';
+import type { AgentEvent } from '../../core/agent/events';
+import type { Todo } from '../../core/context/tracker';
 
 const KINDS: Record<string, acp.ToolKind> = {
   read_file: 'read',
