@@ -5,9 +5,10 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { RunOptions } from '../args';
-import { loadCliConfig } from '../cliConfig';
+import type { CliConfig } from '../cliConfig';
 import { defaultDbPath } from '../dbPath';
-import { AcpSession, type AcpClientPort } from './acpSession';
+import type { AcpSession, AcpClientPort } from './acpSession';
+import { AGENT_RAN } from '../codeCache';
 
 export interface AcpIo {
   stdin: NodeJS.ReadableStream;
@@ -20,7 +21,9 @@ declare const VERSION: string;
 
 /** Runs until the client closes the connection (or the process is told to stop). */
 export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSignal): Promise<number> {
-  const config = loadCliConfig(options.config);
+  // Read with the first session (with its settings schemas), so the initialize reply does not wait for it;
+  // a bad file fails that session/new with the file's error.
+  let config: CliConfig | undefined;
   const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
   const canLoad = !!(options.db ?? defaultDbPath(io.env));
   const approvalTimeoutMs = positive(io.env.LOCALHARNESS_APPROVAL_TIMEOUT_MS);
@@ -39,6 +42,9 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
   };
 
   const open = async (params: acp.NewSessionRequest | acp.LoadSessionRequest, requestSignal: AbortSignal, loadId?: string) => {
+    // The session's modules load with the first session, so the initialize reply does not wait for them.
+    const { AcpSession } = await import('./acpSession');
+    config ??= (await import('../cliConfig')).loadCliConfig(options.config);
     const session = await AcpSession.open({
       options,
       config,
@@ -93,7 +99,12 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
       advertise(session);
       return {};
     })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal: s }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt, s) }))
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal: s }) => {
+      const stopReason = await sessionOf(params.sessionId).prompt(params.prompt, s);
+      // The code cache written at exit then holds the whole round path (see codeCache.ts).
+      (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
+      return { stopReason };
+    })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });
