@@ -47,6 +47,22 @@ export interface OpenSessionInput {
 }
 
 const RULES_KEY = (workspace: string) => `acp.workspaceRules:${workspace}`;
+const WORKSPACE_RULES = new Map<string, ApprovalRule[]>();
+
+/** Allow rules only: a stored list is data, and a damaged one is ignored rather than trusted. */
+function parseRules(text: string): ApprovalRule[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (r): r is ApprovalRule =>
+        !!r && typeof r === 'object' && typeof (r as ApprovalRule).tool === 'string' && (r as ApprovalRule).decision === 'allow' &&
+        ((r as ApprovalRule).commandPrefix === undefined || typeof (r as ApprovalRule).commandPrefix === 'string'),
+    );
+  } catch {
+    return [];
+  }
+}
 
 export class AcpSession {
   private turn: AbortController | undefined;
@@ -108,9 +124,13 @@ export class AcpSession {
     const knowledge = await cliKnowledge(options, stored, workspace, provider, fs, bus);
 
     // "Always in this workspace" is kept with the database (when there is one) for every later session here.
-    const rules: ApprovalRule[] = [];
+    // One list per folder in this process (every session on it shares it), seeded from the database.
+    let rules = WORKSPACE_RULES.get(workspace);
+    if (!rules) WORKSPACE_RULES.set(workspace, (rules = []));
     const savedRules = stored ? await stored.kv.get(RULES_KEY(workspace)) : undefined;
-    if (savedRules) rules.push(...(JSON.parse(savedRules) as ApprovalRule[]).filter((r) => r && typeof r.tool === 'string' && r.decision === 'allow'));
+    for (const rule of savedRules ? parseRules(savedRules) : []) {
+      if (!rules.some((r) => JSON.stringify(r) === JSON.stringify(rule))) rules.push(rule);
+    }
     const gate = new ReportingGate(() => updates.started(), {
       policy: { autoApprove: autoApproved(options.approve), rules },
       ask: permissionAsker(id, workspace, { request: (p, s) => client.requestPermission(p, s) }, () => updates.lastApproval),
@@ -118,7 +138,7 @@ export class AcpSession {
       allowSensitive: options.allowSensitive,
       onRemember: (rule, scope) => {
         if (scope !== 'workspace') return;
-        rules.push(rule);
+        rules!.push(rule);
         if (stored) void Promise.resolve(stored.kv.set(RULES_KEY(workspace), JSON.stringify(rules))).catch((e: unknown) => warn(`could not save the rule: ${(e as Error).message}`));
       },
     });

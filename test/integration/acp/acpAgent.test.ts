@@ -118,6 +118,25 @@ for (const wire of WIRE_FORMATS) {
       }
     });
 
+    test('"always in this workspace" is kept in the database: a later process on the folder does not ask again', async () => {
+      const { root, ws } = workspace();
+      const db = path.join(root, 'rules.db');
+      const write = (content: string) => [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content } }] }, { toolCalls: [{ name: 'task_completion', arguments: { result: 'Wrote a.txt.' } }] }];
+      const first = client({ args: [...wire.flags(await start(write('one\n'), 'always-1')), '--db', db], cwd: ws, permission: 'workspace' });
+      await first.initialize();
+      const s1 = await first.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      assert.equal((await first.agent.request(acp.methods.agent.session.prompt, { sessionId: s1.sessionId, prompt: [{ type: 'text', text: 'Write one' }] })).stopReason, 'end_turn');
+      assert.equal(first.log.permissions.length, 1);
+      assert.equal(await first.close(), 0, first.stderr());
+
+      const second = client({ args: [...wire.flags(await start(write('two\n'), 'always-2')), '--db', db], cwd: ws, permission: 'deny' });
+      await second.initialize();
+      const s2 = await second.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      assert.equal((await second.agent.request(acp.methods.agent.session.prompt, { sessionId: s2.sessionId, prompt: [{ type: 'text', text: 'Write two' }] })).stopReason, 'end_turn');
+      assert.deepEqual(second.log.permissions, [], 'not asked again (the client would have denied)');
+      assert.equal(readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'two\n');
+    });
+
     test('session/cancel in the middle of a slow command stops it and answers cancelled; the next prompt works', async () => {
       const { ws } = workspace();
       const server = await start(
