@@ -8,6 +8,7 @@ import type { RunOptions } from '../args';
 import type { CliConfig } from '../cliConfig';
 import { defaultDbPath } from '../dbPath';
 import type { AcpSession, AcpClientPort } from './acpSession';
+import type { SharedStore } from './sharedStore';
 import { AGENT_RAN } from '../codeCache';
 
 export interface AcpIo {
@@ -25,7 +26,9 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
   // a bad file fails that session/new with the file's error.
   let config: CliConfig | undefined;
   const warn = (m: string) => void io.stderr.write(`localharness: ${m}\n`);
-  const canLoad = !!(options.db ?? defaultDbPath(io.env));
+  const dbPath = options.db ?? defaultDbPath(io.env);
+  const canLoad = !!dbPath;
+  let store: SharedStore | undefined;
   const approvalTimeoutMs = positive(io.env.LOCALHARNESS_APPROVAL_TIMEOUT_MS);
   const sessions = new Map<string, AcpSession>();
   let capabilities: acp.ClientCapabilities | undefined;
@@ -45,7 +48,9 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
     // The session's modules load with the first session, so the initialize reply does not wait for them.
     const { AcpSession } = await import('./acpSession');
     config ??= (await import('../cliConfig')).loadCliConfig(options.config);
+    if (dbPath && !store) store = new (await import('./sharedStore')).SharedStore(dbPath, warn);
     const session = await AcpSession.open({
+      ...(store && { store }),
       options,
       config,
       client,
@@ -87,24 +92,30 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         authMethods: [],
       };
     })
-    .onRequest(acp.methods.agent.session.new, async ({ params, signal: s }) => {
-      const session = await open(params, s);
-      advertise(session);
-      return { sessionId: session.id };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params, signal: s }) => {
-      if (!canLoad) throw RequestError.invalidRequest(undefined, 'loading sessions needs --db FILE (or LOCALHARNESS_DB)');
-      const session = await open(params, s, params.sessionId);
-      await session.replay();
-      advertise(session);
-      return {};
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal: s }) => {
-      const stopReason = await sessionOf(params.sessionId).prompt(params.prompt, s);
-      // The code cache written at exit then holds the whole round path (see codeCache.ts).
-      (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
-      return { stopReason };
-    })
+    .onRequest(acp.methods.agent.session.new, ({ params, signal: s }) =>
+      withReason(async () => {
+        const session = await open(params, s);
+        advertise(session);
+        return { sessionId: session.id };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, signal: s }) =>
+      withReason(async () => {
+        if (!canLoad) throw RequestError.invalidRequest(undefined, 'loading sessions needs --db FILE (or LOCALHARNESS_DB)');
+        const session = await open(params, s, params.sessionId);
+        await session.replay();
+        advertise(session);
+        return {};
+      }),
+    )
+    .onRequest(acp.methods.agent.session.prompt, ({ params, signal: s }) =>
+      withReason(async () => {
+        const stopReason = await sessionOf(params.sessionId).prompt(params.prompt, s);
+        // The code cache written at exit then holds the whole round path (see codeCache.ts).
+        (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
+        return { stopReason };
+      }),
+    )
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });
@@ -123,6 +134,17 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
     await Promise.allSettled([...sessions.values()].map((s) => s.dispose()));
   }
   return 0;
+}
+
+/** Any other failure (a bad config file, a database that cannot be opened) says why instead of "Internal error". */
+async function withReason<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RequestError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw RequestError.internalError({ reason: message }, message);
+  }
 }
 
 function positive(text: string | undefined): number | undefined {

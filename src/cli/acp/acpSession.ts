@@ -12,8 +12,8 @@ import type { AgentSession } from '../../core/session/agentSession';
 import type { TurnEndReason } from '../../core/agent/events';
 import { NodeFileSystem } from '../../node/nodeFileSystem';
 import { CheckpointingFileSystem } from '../../core/checkpoints/checkpointingFileSystem';
-import { openCliSession, type CliSession } from '../cliPersistence';
-import { defaultDbPath } from '../dbPath';
+import type { CliSession } from '../cliPersistence';
+import type { SharedStore } from './sharedStore';
 import type { CliConfig } from '../cliConfig';
 import { autoApproved, type RunOptions } from '../args';
 import { createCliSandbox, type CliSandbox } from '../cliSandbox';
@@ -38,6 +38,8 @@ export interface OpenSessionInput {
   client: AcpClientPort;
   cwd: string;
   mcpServers: readonly acp.McpServer[];
+  /** The database of --db / LOCALHARNESS_DB, shared by the process's sessions. */
+  store?: SharedStore;
   /** session/load: the stored session to continue. */
   loadId?: string;
   /** How long a permission request may stay unanswered (the gate then denies). */
@@ -88,17 +90,9 @@ export class AcpSession {
     if ('error' in chosen) throw RequestError.internalError({ reason: chosen.error }, chosen.error);
     const model = chosen.model;
 
-    const dbPath = options.db ?? defaultDbPath(process.env);
-    if (input.loadId !== undefined && !dbPath) throw RequestError.invalidParams(undefined, 'loading a session needs --db FILE (or LOCALHARNESS_DB)');
-    let stored: CliSession | undefined;
-    if (dbPath) {
-      try {
-        stored = await openCliSession(dbPath, input.loadId, { title: 'ACP session', model, provider: options.provider }, warn);
-      } catch (e) {
-        if (input.loadId !== undefined) throw RequestError.sessionNotFound(input.loadId);
-        throw e;
-      }
-    }
+    if (input.loadId !== undefined && !input.store) throw RequestError.invalidParams(undefined, 'loading a session needs --db FILE (or LOCALHARNESS_DB)');
+    const stored = input.store && (await input.store.open(input.loadId, { title: 'ACP session', model, provider: options.provider }));
+    if (input.loadId !== undefined && !stored) throw RequestError.sessionNotFound(input.loadId);
     const id = stored?.id ?? randomUUID();
     const bus = new EventBus();
     if (stored) bus.on((e) => stored.onEvent(e));

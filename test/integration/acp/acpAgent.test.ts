@@ -12,6 +12,7 @@ import { WIRE_FORMATS, toolResults, messagesOf } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
 import { startAcpClient, agentText, type AcpTestClient } from '../../helpers/acp/acpClient';
 import { packageBin } from '../../helpers/mcp/mcpCliHelpers';
+import { runCli } from '../../helpers/cli/runCli';
 
 function workspace(): { root: string; ws: string } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'lh-acp-')));
@@ -192,6 +193,27 @@ for (const wire of WIRE_FORMATS) {
       assert.match(agentText(second, sessionId), /I remember: 42\./);
       // An unknown id is a clear error, not a new session.
       await assert.rejects(second.agent.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: ws, mcpServers: [] }), (e: acp.RequestError) => e.code === -32002);
+    });
+
+    test('several sessions in one process record into the one database (an editor keeps threads open)', async () => {
+      const { root, ws } = workspace();
+      const db = path.join(root, 'threads.db');
+      const server = await start(() => ({ text: 'An answer.' }), 'threads');
+      const c = client({ args: [...wire.flags(server), '--db', db], cwd: ws });
+      await c.initialize();
+      const a = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const b = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      assert.notEqual(a.sessionId, b.sessionId);
+      for (const [id, text] of [[a.sessionId, 'first A'], [b.sessionId, 'first B'], [a.sessionId, 'second A']] as const) {
+        assert.equal((await c.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text }] })).stopReason, 'end_turn', c.stderr());
+      }
+      assert.equal(await c.close(), 0, c.stderr());
+      const listed = await runCli(['sessions', '--db', db, '--json']);
+      const sessions = listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; messageCount: number });
+      assert.deepEqual(
+        sessions.map((x) => [x.id, x.messageCount]).sort(),
+        [[a.sessionId, 4], [b.sessionId, 2]].sort(),
+      );
     });
 
     test('an MCP server the client hands over starts and its tools are called', async () => {
