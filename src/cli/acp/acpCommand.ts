@@ -84,8 +84,8 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: canLoad,
-          // Text and resource links only (the baseline): images and embedded resources are not read yet.
-          promptCapabilities: { image: false, audio: false, embeddedContext: false },
+          // Text, resource links and embedded text resources (attached files and selections); no images yet.
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: 'localharness', title: 'Local Harness', version: typeof VERSION === 'string' ? VERSION : 'dev' },

@@ -2,6 +2,7 @@
 // offers one, its permission dialog — and the session recorded in the same SQLite database as `localharness run`.
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { existsSync, statSync } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -10,6 +11,7 @@ import { EventBus } from '../../core/agent/events';
 import { ApprovalGate, type ApprovalRule } from '../../core/approval/gate';
 import type { AgentSession } from '../../core/session/agentSession';
 import type { TurnEndReason } from '../../core/agent/events';
+import type { MessageAttachment } from '../../core/messages';
 import { NodeFileSystem } from '../../node/nodeFileSystem';
 import { CheckpointingFileSystem } from '../../core/checkpoints/checkpointingFileSystem';
 import type { CliSession } from '../cliPersistence';
@@ -158,15 +160,15 @@ export class AcpSession {
 
   async prompt(blocks: readonly acp.ContentBlock[], requestSignal: AbortSignal): Promise<acp.StopReason> {
     if (this.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
-    const text = await this.promptText(blocks, requestSignal);
-    if (!text.trim()) throw RequestError.invalidParams(undefined, 'the prompt has no text');
+    const { text, attachments } = await this.promptText(blocks, requestSignal);
+    if (!text.trim() && attachments.length === 0) throw RequestError.invalidParams(undefined, 'the prompt is empty');
     const turn = new AbortController();
     this.turn = turn;
     const onAbort = () => turn.abort();
     requestSignal.addEventListener('abort', onAbort, { once: true });
     try {
       await this.stored?.beginTurn();
-      const outcome = await this.session.send(text, turn.signal);
+      const outcome = await this.session.send(text, turn.signal, attachments.length ? attachments : undefined);
       await this.stored?.endTurn();
       await this.pending.chain;
       if (turn.signal.aborted) return 'cancelled';
@@ -188,22 +190,41 @@ export class AcpSession {
     await this.stored?.close();
   }
 
-  /** Text and resource links as the user's words; a `/server.prompt args` command expands to the MCP prompt. */
-  private async promptText(blocks: readonly acp.ContentBlock[], signal: AbortSignal): Promise<string> {
+  /**
+   * Text and resource links as the user's words, embedded text resources (a file or selection the editor
+   * attached) as attachments; a `/server.prompt args` command expands to the MCP prompt.
+   */
+  private async promptText(blocks: readonly acp.ContentBlock[], signal: AbortSignal): Promise<{ text: string; attachments: MessageAttachment[] }> {
     const parts: string[] = [];
+    const attachments: MessageAttachment[] = [];
     for (const b of blocks) {
       if (b.type === 'text') parts.push(b.text);
       else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
+      else if (b.type === 'resource' && 'text' in b.resource) attachments.push({ label: this.labelOf(b.resource.uri), text: b.resource.text });
+      else if (b.type === 'resource') throw RequestError.invalidParams(undefined, `the attached resource ${b.resource.uri} is binary; only text resources can be attached`);
       else throw RequestError.invalidParams(undefined, `prompt content of type "${b.type}" is not supported by this agent (it declared no such capability)`);
     }
     const text = parts.join('\n');
     const command = /^\/([\w-]+)\.([\w.-]+)(?:\s+(.*))?$/s.exec(text.trim());
     const prompt = command && this.mcp?.manager.prompts().find((p) => p.server === command[1] && p.name === command[2]);
-    if (!command || !prompt) return text;
+    if (!command || !prompt) return { text, attachments };
     const values = (command[3] ?? '').trim().split(/\s+/).filter(Boolean);
     const args = Object.fromEntries((prompt.arguments ?? []).map((a, i) => [a.name, values[i] ?? ''] as const).filter(([, v]) => v !== ''));
     const result = await this.mcp!.manager.getPrompt(prompt.server, prompt.name, args, signal);
-    return result.messages.map((m) => m.text).join('\n\n');
+    return { text: result.messages.map((m) => m.text).join('\n\n'), attachments };
+  }
+
+  /** A file inside the workspace by its relative path (as the editor's chips are labelled), anything else by its URI. */
+  private labelOf(uri: string): string {
+    if (!uri.startsWith('file://')) return uri;
+    let file: string;
+    try {
+      file = fileURLToPath(uri);
+    } catch {
+      return uri;
+    }
+    const rel = path.relative(this.workspace, file);
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
   }
 }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { WIRE_FORMATS, toolResults, messagesOf } from '../../helpers/cli/wire';
 import type { FakeServerHandle } from '../../helpers/fakeLlm';
@@ -47,8 +48,33 @@ for (const wire of WIRE_FORMATS) {
       const init = await c.initialize();
       assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
       assert.equal(init.agentCapabilities?.loadSession, false, 'no --db: nothing can be loaded');
-      assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: false, audio: false, embeddedContext: false });
+      assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: false, audio: false, embeddedContext: true });
       assert.equal(init.agentInfo?.name, 'localharness');
+    });
+
+    test('an embedded text resource reaches the model as an attached block; a binary one is a clear error', async () => {
+      const { ws } = workspace();
+      const server = await start([{ text: 'Seen it.' }], 'embedded');
+      const c = client({ args: wire.flags(server), cwd: ws });
+      await c.initialize();
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const uri = pathToFileURL(path.join(ws, 'src', 'util.ts')).href;
+      await assert.rejects(
+        c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'resource', resource: { uri, blob: 'AAEC', mimeType: 'application/octet-stream' } }] }),
+        (e: acp.RequestError) => e.code === -32602 && /binary/.test(e.message),
+      );
+      const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [
+          { type: 'text', text: 'What does this do?' },
+          { type: 'resource', resource: { uri, text: 'export const twice = (n: number) => n * 2;\n', mimeType: 'text/x-typescript' } },
+        ],
+      });
+      assert.equal(stopReason, 'end_turn');
+      const user = messagesOf(server.requests[0]!).filter((m) => m.role === 'user').at(-1)!.content;
+      assert.match(user, /src\/util\.ts/);
+      assert.match(user, /export const twice = \(n: number\) => n \* 2;/);
+      assert.match(user, /What does this do\?/);
     });
 
     test('an edit goes through session/request_permission, then fs/write_text_file; updates stream in order', async () => {
