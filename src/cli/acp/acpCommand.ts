@@ -96,7 +96,8 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
       withReason(async () => {
         const session = await open(params, s);
         advertise(session);
-        return { sessionId: session.id };
+        const configOptions = session.configOptions();
+        return { sessionId: session.id, ...(configOptions.length && { configOptions }) };
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, signal: s }) =>
@@ -105,7 +106,8 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         const session = await open(params, s, params.sessionId);
         await session.replay();
         advertise(session);
-        return {};
+        const configOptions = session.configOptions();
+        return configOptions.length ? { configOptions } : {};
       }),
     )
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal: s }) =>
@@ -115,6 +117,9 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
         return { stopReason };
       }),
+    )
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
+      withReason(async () => ({ configOptions: sessionOf(params.sessionId).setConfigOption(params.configId, params.value) })),
     )
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

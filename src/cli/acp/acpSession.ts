@@ -24,6 +24,7 @@ import { ClientFileSystem } from './clientFileSystem';
 import { EventUpdates } from './eventUpdates';
 import { permissionAsker } from './permission';
 import { startAcpMcp, type AcpMcp } from './acpMcp';
+import { listedChatModels, modelOptions, MODEL_OPTION_ID } from './modelChoice';
 
 /** What the connection lends every session: the client's methods and what it declared it can do. */
 export interface AcpClientPort {
@@ -72,7 +73,11 @@ export class AcpSession {
   private turn: AbortController | undefined;
   private constructor(
     readonly id: string,
-    private readonly session: AgentSession,
+    private session: AgentSession,
+    private model: string,
+    private readonly models: readonly string[],
+    /** The same ports and settings with another model and the conversation so far. */
+    private readonly rebuild: (model: string, history: AgentSession['history']) => AgentSession,
     private readonly client: AcpClientPort,
     private readonly workspace: string,
     private readonly stored: CliSession | undefined,
@@ -139,14 +144,35 @@ export class AcpSession {
       },
     });
     const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }));
-    const session = buildSession(cliSessionBuild({ options, config, workspace, provider, makeProvider, model, registry, gate, fs, confined, bus, ...(stored && { stored }), ...(knowledge && { knowledge }) }));
-    return new AcpSession(id, session, client, workspace, stored, mcp, confined, pending);
+    const build = (chosenModel: string) => cliSessionBuild({ options, config, workspace, provider, makeProvider, model: chosenModel, registry, gate, fs, confined, bus, ...(stored && { stored }), ...(knowledge && { knowledge }) });
+    const session = buildSession(build(model));
+    const models = await listedChatModels(provider, signal);
+    const rebuild = (chosenModel: string, history: AgentSession['history']) => buildSession({ ...build(chosenModel), history });
+    return new AcpSession(id, session, model, models, rebuild, client, workspace, stored, mcp, confined, pending);
   }
 
   /** The stored conversation as updates, so the client shows it as it was (session/load). */
   async replay(): Promise<void> {
     const { replayUpdates } = await import('./replay');
     for (const update of replayUpdates(this.stored?.history ?? [], this.workspace)) await this.client.update(this.id, update);
+  }
+
+  /** The model choice (empty when the server lists no models). */
+  configOptions(): acp.SessionConfigOption[] {
+    return modelOptions(this.model, this.models);
+  }
+
+  /** session/set_config_option: another model for the next turns, with the conversation so far. */
+  setConfigOption(configId: string, value: unknown): acp.SessionConfigOption[] {
+    if (configId !== MODEL_OPTION_ID) throw RequestError.invalidParams({ configId }, `unknown config option "${configId}"`);
+    const names = this.models.includes(this.model) ? this.models : [this.model, ...this.models];
+    if (typeof value !== 'string' || !names.includes(value)) throw RequestError.invalidParams({ value }, `the server does not list the model "${String(value)}"`);
+    if (this.turn) throw RequestError.invalidRequest(undefined, 'the model cannot change while a prompt is running');
+    if (value !== this.model) {
+      this.session = this.rebuild(value, this.session.history);
+      this.model = value;
+    }
+    return this.configOptions();
   }
 
   /** MCP prompts of the session's servers, as slash commands. */

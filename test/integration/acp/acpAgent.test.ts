@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { WIRE_FORMATS, toolResults, messagesOf } from '../../helpers/cli/wire';
-import type { FakeServerHandle } from '../../helpers/fakeLlm';
+import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
 import { startAcpClient, agentText, type AcpTestClient } from '../../helpers/acp/acpClient';
 import { packageBin } from '../../helpers/mcp/mcpCliHelpers';
 import { runCli } from '../../helpers/cli/runCli';
@@ -240,6 +240,36 @@ for (const wire of WIRE_FORMATS) {
         sessions.map((x) => [x.id, x.messageCount]).sort(),
         [[a.sessionId, 4], [b.sessionId, 2]].sort(),
       );
+    });
+
+    test('the model choice lists the server\'s chat models; switching keeps the conversation', async () => {
+      const { ws } = workspace();
+      const script = (request: { model?: string; messages?: Array<Record<string, unknown>> }) =>
+        ({ text: `${request.model} saw ${messagesOf(request).filter((m) => m.role === 'user').length} user message(s).` });
+      const server =
+        wire.name === 'ollama'
+          ? await startFakeOllamaServer((r) => script(r), {
+              name: 'models',
+              models: ['test-model', 'other-model', 'nomic-embed-text'].map((name) => ({ name, contextLength: 32768, capabilities: name.includes('embed') ? ['embedding'] : ['completion', 'tools'] })),
+            })
+          : await startFakeOpenAIServer((r) => script(r), { name: 'models', models: [{ id: 'test-model' }, { id: 'other-model' }, { id: 'nomic-embed-text' }] });
+      servers.push(server);
+      const c = client({ args: wire.flags(server), cwd: ws });
+      await c.initialize();
+      const created = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const option = created.configOptions?.[0];
+      assert.ok(option && option.type === 'select', JSON.stringify(created));
+      assert.equal(option.category, 'model');
+      assert.equal(option.currentValue, 'test-model');
+      assert.deepEqual((option.options as acp.SessionConfigSelectOption[]).map((o) => o.value), ['test-model', 'other-model'], 'embedding models are not offered');
+      const { sessionId } = created;
+      await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+      const set = await c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'other-model' });
+      assert.equal(set.configOptions[0]!.currentValue, 'other-model');
+      await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+      await c.settled();
+      assert.equal(agentText(c, sessionId), 'test-model saw 1 user message(s).other-model saw 2 user message(s).');
+      await assert.rejects(c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'no-such-model' }), (e: acp.RequestError) => e.code === -32602);
     });
 
     test('an MCP server the client hands over starts and its tools are called', async () => {
