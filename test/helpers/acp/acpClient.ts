@@ -26,6 +26,8 @@ export interface ClientLog {
   writes: acp.WriteTextFileRequest[];
   reads: acp.ReadTextFileRequest[];
   updates: acp.SessionNotification[];
+  /** Permission requests the agent withdrew while the dialog was open. */
+  withdrawn: number;
 }
 
 export interface AcpTestClient {
@@ -60,7 +62,7 @@ export function startAcpClient(o: AcpClientOptions): AcpTestClient {
     raw.push(...lines);
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const log: ClientLog = { calls: [], permissions: [], writes: [], reads: [], updates: [] };
+  const log: ClientLog = { calls: [], permissions: [], writes: [], reads: [], updates: [], withdrawn: 0 };
   const answer = (request: acp.RequestPermissionRequest): PermissionAnswer => (typeof o.permission === 'function' ? o.permission(request) : (o.permission ?? 'once'));
   const app = acp
     .client({ name: 'acp-test-client' })
@@ -72,6 +74,7 @@ export function startAcpClient(o: AcpClientOptions): AcpTestClient {
       if (a === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       if (a === 'never') {
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        log.withdrawn++;
         return { outcome: { outcome: 'cancelled' } };
       }
       return { outcome: { outcome: 'selected', optionId: a } };

@@ -6,6 +6,7 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
@@ -166,8 +167,11 @@ for (const wire of WIRE_FORMATS) {
 
     test('session/cancel in the middle of a slow command stops it and answers cancelled; the next prompt works', async () => {
       const { ws } = workspace();
+      // A sleep of an odd length nothing else runs, so the test can see that this very process is gone.
+      const marker = `30.${process.pid}${wire.name.length}`;
+      const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => l.trim() === `sleep ${marker}`);
       const server = await start(
-        [{ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 30' } }] }, { text: 'After the cancel.' }],
+        [{ toolCalls: [{ name: 'run_command', arguments: { command: `sleep ${marker}` } }] }, { text: 'After the cancel.' }],
         'cancel',
       );
       const c = client({ args: [...wire.flags(server), '--approve', 'all'], cwd: ws });
@@ -178,14 +182,35 @@ for (const wire of WIRE_FORMATS) {
       // Cancel once the command is running.
       for (let i = 0; i < 200 && !c.updatesOf(sessionId, 'tool_call_update').some((u) => u.status === 'in_progress'); i++) await new Promise((r) => setTimeout(r, 25));
       assert.ok(c.updatesOf(sessionId, 'tool_call_update').some((u) => u.status === 'in_progress'), `the command started: ${c.stderr()}`);
+      for (let i = 0; i < 100 && !running(); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(running(), 'the sleep is running before the cancel');
       await c.agent.notify(acp.methods.agent.session.cancel, { sessionId });
       const { stopReason } = await prompt;
       assert.equal(stopReason, 'cancelled');
       assert.ok(Date.now() - started < 10_000, `stopped well before the command's 30 s (${Date.now() - started} ms)`);
+      for (let i = 0; i < 100 && running(); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(running(), false, 'the command was killed, not left running');
       const second = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Say something' }] });
       assert.equal(second.stopReason, 'end_turn', c.stderr());
       await c.settled();
       assert.match(agentText(c, sessionId), /After the cancel\./);
+    });
+
+    test('cancel while the permission dialog is open: the dialog is withdrawn, nothing is written, cancelled', async () => {
+      const { ws } = workspace();
+      writeFileSync(path.join(ws, 'notes.txt'), 'keep\n');
+      const server = await start([{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }] }, { text: 'unused' }], 'cancel-ask');
+      const c = client({ args: wire.flags(server), cwd: ws, permission: 'never' });
+      await c.initialize();
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const prompt = c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Change notes.txt' }] });
+      for (let i = 0; i < 200 && c.log.permissions.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(c.log.permissions.length, 1, 'the dialog is open');
+      await c.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      assert.equal((await prompt).stopReason, 'cancelled');
+      assert.equal(c.log.withdrawn, 1, 'the agent withdrew its request ($/cancel_request)');
+      assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'keep\n');
+      assert.deepEqual(c.log.writes, []);
     });
 
     test('a stored session loads again in a new process: history replayed, the model sees it', async () => {
