@@ -108,6 +108,19 @@ for (const wire of WIRE_FORMATS) {
       assert.match(c.stderr(), /wrote a tool call as text instead of calling it; running it \(run_command\)/);
     });
 
+    test('the round limit stops with max_turn_requests; the todo list arrives as a plan', async () => {
+      const ws = tempWorkspace('acp-rounds');
+      const todos = { todos: [{ text: 'Look around', status: 'done' }, { text: 'Fix the bug', status: 'in_progress' }, { text: 'Run the tests', status: 'pending' }] };
+      const server = await wire.start((_, i) => (i === 0 ? { toolCalls: [{ name: 'todo_write', arguments: todos }] } : { toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }), 'acp-rounds');
+      servers.push(server);
+      const c = client({ args: [...wire.flags(server), '--max-rounds', '3'], cwd: ws });
+      const { sessionId, stopReason } = await promptOnce(c, ws, 'Keep looking');
+      assert.equal(stopReason, 'max_turn_requests', c.stderr());
+      assert.equal(server.requests.length, 3);
+      const plan = c.updatesOf(sessionId, 'plan').at(-1)!;
+      assert.deepEqual(plan.entries.map((e) => [e.content, e.status]), [['Look around', 'completed'], ['Fix the bug', 'in_progress'], ['Run the tests', 'pending']]);
+    });
+
     test('a model that keeps failing ends the prompt with a clear JSON-RPC error; the session stays usable', async () => {
       const ws = tempWorkspace('acp-down');
       let calls = 0;
