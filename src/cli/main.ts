@@ -19,7 +19,9 @@ async function main(): Promise<number> {
   });
   let options;
   try {
-    options = parseCli(process.argv.slice(2), process.env, process.cwd());
+    const argv = process.argv.slice(2);
+    // `acp` takes run's flags (src/cli/acp/acpArgs.ts); loaded only for it.
+    options = argv[0] === 'acp' ? { ...(await import('./acp/acpArgs')).parseAcpCli(argv, process.env, process.cwd()), command: 'acp' as const } : parseCli(argv, process.env, process.cwd());
   } catch (e) {
     if (e instanceof UsageError) {
       // One line: the mistake and where the help is, not 80 lines of usage burying it.
@@ -71,6 +73,10 @@ async function main(): Promise<number> {
     if (options.command === 'mcp') {
       const { mcpCommand } = await import('./mcpCommand');
       return await mcpCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+    }
+    if (options.command === 'acp') {
+      const { acpCommand } = await import('./acp/acpCommand');
+      return await acpCommand({ ...options, command: 'run' }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, controller.signal);
     }
     // Loaded lazily so `--help` and usage errors stay instant.
     const { runCommand } = await import('./runCommand');

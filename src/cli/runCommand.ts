@@ -1,21 +1,10 @@
 // `localharness run`: one turn of the agent on a workspace, from the command line.
-import os from 'node:os';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import type { SessionKnowledge } from '../core/session/agentSession';
 import { buildSession } from '../session/buildSession';
 import { EventBus, type AgentEvent } from '../core/agent/events';
 import { ApprovalGate } from '../core/approval/gate';
-import { ContextTracker } from '../core/context/tracker';
-import { ProviderError, type ChatProvider } from '../core/provider';
-import { ToolRegistry } from '../core/tools/registry';
-import { WorkspaceRoots } from '../core/workspace/workspaceRoots';
-import { registerBuiltinTools } from '../core/tools/builtin/index';
-import { createWorkerSearchEngine } from '../node/workerSearchEngine';
 import { NodeFileSystem } from '../node/nodeFileSystem';
-import { createProvider } from '../providers/index';
-import { maxReplyCharsFromEnv, requestWaits } from './requestWaits';
-import { BoundedReplyProvider } from '../core/resilience/boundedReplies';
 import { CheckpointingFileSystem } from '../core/checkpoints/checkpointingFileSystem';
 import { openCliSession, type CliSession } from './cliPersistence';
 import { savedRunOf, unfinishedRun } from '../persistence/planRuns';
@@ -27,8 +16,8 @@ import { jsonRenderer, textRenderer } from './render';
 import { ttyApprovalAsker } from './ttyApproval';
 import { AGENT_RAN } from './codeCache';
 import { createCliSandbox } from './cliSandbox';
-import { firstChatModel } from '../core/modelNames';
 import { promptFileTask } from './promptFileTask';
+import { chooseModel, cliKnowledge, cliProviders, cliRegistry, cliSessionBuild } from './cliPorts';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -37,10 +26,6 @@ export interface CliIo {
 }
 
 /** Returns the process exit code: 0 normal end, 1 failure. */
-function bounded(provider: ChatProvider, options: { maxReplyChars?: number }): ChatProvider {
-  return new BoundedReplyProvider(provider, options);
-}
-
 export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSignal): Promise<number> {
   const workspace = path.resolve(options.workspace);
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
@@ -56,35 +41,10 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
     if (e.type === 'error') lastError = e.message;
   });
 
-  const maxReplyChars = maxReplyCharsFromEnv(process.env);
-  // Replies over a share of the window are cut and repetition loops stopped while streaming (boundedReplies.ts).
-  const makeProvider = (baseUrl: string | undefined, kind: 'ollama' | 'openai' = options.provider): ChatProvider =>
-    bounded(createProvider({
-      provider: kind,
-      firstByteTimeoutMs: options.firstByteTimeoutMs,
-      ...requestWaits(process.env, (message) => bus.emit({ type: 'status', message })),
-      ...(baseUrl && { baseUrl }),
-      ...(options.apiKey && { apiKey: options.apiKey }),
-    }), maxReplyChars === undefined ? {} : { maxReplyChars });
-  const planned = options.orchestrator;
-  // A planner or executor on another kind of server without its own URL uses that kind's default address.
-  const endpointUrl = (url: string | undefined, kind: 'ollama' | 'openai' | undefined): string | undefined =>
-    url ?? (kind !== undefined && kind !== options.provider ? undefined : options.baseUrl);
-  // Without --model, the planner model (on its server) is also the single-model loop a planned turn falls back to.
-  const plannerServes = !options.model && planned !== undefined && (planned.plannerBaseUrl !== undefined || planned.plannerProvider !== undefined);
-  const provider: ChatProvider = plannerServes ? makeProvider(endpointUrl(planned.plannerBaseUrl, planned.plannerProvider), planned.plannerProvider) : makeProvider(options.baseUrl);
-
-  let model = options.model ?? planned?.plannerModel;
-  if (!model) {
-    try {
-      const models = await provider.listModels(signal);
-      // The first that can chat, as the editor and the setup check choose (an embedding model may be listed first).
-      model = (firstChatModel(models) ?? models[0])?.name;
-    } catch (e) {
-      return fail(e instanceof ProviderError ? e.message : `could not list models: ${(e as Error).message}`);
-    }
-    if (!model) return fail(`the server at ${provider.baseUrl} has no models; pass --model NAME or load a model first`);
-  }
+  const { provider, makeProvider } = cliProviders(options, (message) => bus.emit({ type: 'status', message }));
+  const chosen = await chooseModel(options, provider, signal);
+  if ('error' in chosen) return fail(chosen.error);
+  const model = chosen.model;
 
   const dbPath = options.db ?? defaultDbPath(process.env);
   let stored: CliSession | undefined;
@@ -104,10 +64,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
 
   const nodeFs = new NodeFileSystem();
   const fs = stored ? new CheckpointingFileSystem(nodeFs, stored.checkpoints) : nodeFs;
-  const roots = new WorkspaceRoots([{ name: path.basename(workspace), path: workspace }], fs);
-  const registry = new ToolRegistry();
-  // Regexes run in a worker with a deadline: a backtracking pattern cannot freeze the host.
-  registerBuiltinTools(registry, { searchFiles: { engine: createWorkerSearchEngine() } });
+  const registry = cliRegistry();
   const warn = (m: string) => io.stderr.write(`localharness: ${m}\n`);
   let mcp: { dispose(interrupted?: boolean): Promise<void> } | undefined;
   if (options.mcpConfig) {
@@ -133,26 +90,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       trust: { trusted: options.trustMcpConfig === true, trustFile: defaultTrustFile(process.env), ask: ttyYesNo(io.stdin, io.stderr) },
     });
   }
-  // The workspace index of the same database (`localharness index`): retrieval before each model call,
-  // summaries in compression. Loaded only when there is one.
-  let knowledge: SessionKnowledge | undefined;
-  const indexed = stored?.knowledgeFor(workspace);
-  if (stored && indexed && indexed.listFiles().length > 0) {
-    const { createKnowledge, indexEmbedModel } = await import('../indexing/knowledge');
-    const index = createKnowledge({
-      store: indexed,
-      vectors: stored.vectors,
-      provider,
-      // run never indexes, so no summarizer; the vectors were made with the index's embedding model.
-      model: '',
-      embedModel: indexEmbedModel(indexed) || options.embedModel || '',
-      fs,
-      workspace,
-      onNotice: (message) => bus.emit({ type: 'notice', message }),
-    });
-    knowledge = { retriever: index.retriever, summaries: index.summaries };
-  }
-  const tracker = new ContextTracker();
+  const knowledge = await cliKnowledge(options, stored, workspace, provider, fs, bus);
   const asker = ttyApprovalAsker(io.stdin, io.stderr);
   const gate = new ApprovalGate({
     policy: { autoApprove: autoApproved(options.approve), rules: [] },
@@ -168,57 +106,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
   // The MCP configuration this run started with stays read-only to commands, wherever it is.
   const protectedFiles = options.mcpConfig ? [path.resolve(options.mcpConfig)] : [];
   const confined = createCliSandbox(options.sandbox, (message) => bus.emit({ type: 'notice', message }), protectedFiles);
-  const notice = (message: string) => bus.emit({ type: 'notice', message });
-  const session = buildSession({
-    ports: {
-      provider,
-      model,
-      registry,
-      gate,
-      tracker,
-      roots,
-      fs,
-      // --command-env names join the allow-listed environment commands see.
-      runner: confined.runner.withPassEnv(options.commandEnv ?? []),
-      ...(confined.sandbox && { sandbox: confined.sandbox }),
-      bus,
-      systemInfo: { os: `${os.type()} ${os.release()}`, shell: process.env.SHELL ?? '/bin/sh', workspaceFolders: [workspace] },
-    },
-    settings: {
-      maxRounds: options.maxRounds,
-      ...(options.think !== undefined && { think: options.think }),
-      ...(options.thinkingBudget !== undefined && { thinkingBudget: options.thinkingBudget }),
-      ...(options.numCtx !== undefined && { contextSize: options.numCtx, configuredWindow: options.numCtx }),
-      agent: {
-        ...config.agent,
-        ...(options.toolProtocol && { toolProtocol: options.toolProtocol }),
-        ...(options.retryBackoffMs !== undefined && { retry: { ...config.agent.retry, backoffBaseMs: options.retryBackoffMs } }),
-      },
-      context: config.context,
-      ...(config.instructions && { instructions: config.instructions }),
-      fallbackModels: options.fallbackModels,
-      ...(options.maxTools !== undefined && { maxOfferedTools: options.maxTools }),
-      ...(options.embedModel && { embeddingModel: options.embedModel }),
-      skills: { userFolder: path.join(os.homedir(), '.localharness', 'skills') },
-    },
-    ...(stored && {
-      history: stored.history,
-      recording: stored,
-      // A model the setup check (`doctor --db`) found not calling tools natively starts with text-based calls.
-      setupChecks: stored.kv,
-      ...(stored.contextState && { contextState: stored.contextState }),
-      onCompression: (report, built) => stored!.onCompression(report, built.context?.state()),
-    }),
-    ...(knowledge && { knowledge }),
-    ...(planned && {
-      orchestrator: {
-        planner: { provider: makeProvider(endpointUrl(planned.plannerBaseUrl, planned.plannerProvider), planned.plannerProvider), model: planned.plannerModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
-        executor: { provider: makeProvider(endpointUrl(planned.executorBaseUrl, planned.executorProvider), planned.executorProvider), model: planned.executorModel, ...(options.numCtx !== undefined && { contextSize: options.numCtx }) },
-      },
-    }),
-    notice,
-    status: (message) => bus.emit({ type: 'status', message }),
-  });
+  const session = buildSession(cliSessionBuild({ options, config, workspace, provider, makeProvider, model, registry, gate, fs, confined, bus, ...(stored && { stored }), ...(knowledge && { knowledge }) }));
 
   let outcome;
   try {
@@ -231,7 +119,7 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       resumable = savedRunOf(run);
     }
     await stored?.beginTurn();
-    const task = resumable ? undefined : await promptFileTask(options.task, fs, roots.folders);
+    const task = resumable ? undefined : await promptFileTask(options.task, fs, [{ name: path.basename(workspace), path: workspace }]);
     outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode, task!.tools);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;

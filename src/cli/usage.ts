@@ -11,6 +11,8 @@ export const USAGE = `Usage:
                    [--allow-network-for PREFIX]... [--sandbox-write DIR]...
                    [--max-processes N] [--max-file-size-mb N] [--max-memory-mb N] "TASK"
   localharness run --session ID --planner-model NAME --executor-model NAME [...] --resume
+  localharness acp [the options of run, without TASK, --json, --session and --resume]
+                   an Agent Client Protocol agent on stdin/stdout for Zed, JetBrains, Neovim… (see README)
   localharness doctor [--provider …] [--base-url URL] [--model NAME] [--num-ctx N] [--tool-protocol …]
                       [--embed-model NAME] [--config FILE] [--db FILE] [--json]
   localharness sessions [--db FILE] [--json]
