@@ -196,4 +196,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       db.run('ALTER TABLE messages ADD COLUMN attachments TEXT');
     },
   },
+  {
+    version: 9,
+    description: 'images a message showed the model (JSON: type, base64 data, name, size), kept for the history',
+    up(db) {
+      db.run('ALTER TABLE messages ADD COLUMN images TEXT');
+    },
+  },
 ];

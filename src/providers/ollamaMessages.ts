@@ -9,19 +9,26 @@ import { modelText, type ChatMessage, type ToolCall, type ToolDefinition } from 
 export const RAW_ARGUMENTS_KEY = '__raw_arguments';
 
 export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
-  return messages.map((m): OllamaMessage => {
-    if (m.role === 'assistant' && m.toolCalls?.length) {
-      return {
-        role: 'assistant',
-        content: modelText(m),
-        tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
-      };
-    }
-    if (m.role === 'tool') {
-      return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
-    }
-    return { role: m.role, content: modelText(m) };
-  });
+  // Ollama takes `images` (bare base64) on any message, a tool result's included.
+  return messages.map((m) => withImages(m, toOllamaMessage(m)));
+}
+
+function withImages(m: ChatMessage, out: OllamaMessage): OllamaMessage {
+  return m.images?.length ? { ...out, images: m.images.map((i) => i.data) } : out;
+}
+
+function toOllamaMessage(m: ChatMessage): OllamaMessage {
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: modelText(m),
+      tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
+    };
+  }
+  if (m.role === 'tool') {
+    return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
+  }
+  return { role: m.role, content: modelText(m) };
 }
 
 export function argumentsObject(args: ToolCall['arguments']): Record<string, unknown> {

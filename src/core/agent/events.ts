@@ -11,7 +11,7 @@ export type TurnEndReason =
 
 export type AgentEvent =
   /** `attachments`: the labels of what the user attached (`src/a.ts:3-5`), the code itself is on the message. */
-  | { type: 'turn_start'; turnId: string; message: string; attachments?: string[] }
+  | { type: 'turn_start'; turnId: string; message: string; attachments?: string[]; images?: string[] }
   | { type: 'round_start'; round: number }
   | { type: 'status'; message: string }
   | { type: 'thinking'; text: string }
