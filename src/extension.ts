@@ -29,6 +29,7 @@ import { samplingModelOf } from './editor/mcp/samplingModel';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
+import { registerImageCommands } from './vscode/chat/imageCommands';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
 import { SetupCheckMemory } from './editor/setupCheck/setupCheckMemory';
@@ -149,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     ...registerKnowledge({ context, service: knowledge, chat: controller, settings, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
+    ...registerImageCommands({ chatView, settings, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),
     registerChatCodeActions(),
     { dispose: () => (offStore(), offStatus()) },

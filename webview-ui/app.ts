@@ -122,6 +122,13 @@ export class ChatApp {
       case 'prefill':
         this.composer.prefill(msg.text);
         return;
+      case 'addImage':
+        void this.composer.images.addDataUrl(msg.image);
+        this.composer.focus();
+        return;
+      case 'imageOptions':
+        this.composer.images.setMaxDimension(msg.maxDimension);
+        return;
       case 'mcpOffers':
         this.composer.setMcpOffers(msg);
         return;

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { ChatEventSchema, ChatItemSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
+import { ImageHostMessages, ImageUploadsSchema } from './imageUpload';
 
 export * from './chatModel';
 
@@ -103,6 +104,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     /** Resources and resource templates together; the panel offers its "@" button when there are any. */
     resources: z.int().check(z.nonnegative()),
   }),
+  // Images (imageUpload.ts).
+  ...ImageHostMessages,
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
@@ -115,7 +118,12 @@ export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview (re)loaded or lost track: send a snapshot. */
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')) }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')),
+    /** Pasted, dropped or explorer images, already shrunk by the panel (imageUpload.ts). */
+    images: z.optional(ImageUploadsSchema),
+  }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('selectModel'), name: z.string().check(z.minLength(1), z.maxLength(500)) }),

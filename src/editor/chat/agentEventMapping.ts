@@ -8,7 +8,7 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
   switch (event.type) {
     case 'turn_start':
       // Attached code is for the model; the panel shows the question and the chips' labels.
-      return [{ type: 'turn_start', text: userMessageText(event.message, event.attachments) }];
+      return [{ type: 'turn_start', text: userMessageText(event.message, [...(event.attachments ?? []), ...(event.images ?? [])]) }];
     case 'round_start':
       return [{ type: 'round_start' }];
     case 'status':

@@ -1,4 +1,5 @@
 // Turns a stored conversation (core ChatMessages) back into chat view items, for restoring a session.
+import { imageLabel } from '../../core/images/imagePart';
 import type { ChatMessage } from '../../core/messages';
 import type { ChatItem, ToolItem } from '../../shared/protocol';
 import { capText } from '../../shared/chatState';
@@ -20,7 +21,7 @@ export function itemsFromHistory(history: readonly ChatMessage[], firstId = 1, n
       case 'system':
         break;
       case 'user':
-        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, message.attachments?.map((a) => a.label)) });
+        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, [...(message.attachments ?? []).map((a) => a.label), ...(message.images ?? []).map(imageLabel)]) });
         break;
       case 'assistant':
         if (message.content || message.thinking) {

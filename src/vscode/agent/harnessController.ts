@@ -2,6 +2,7 @@
 // the session factory decides when a session is rebuilt and owns the approval gate, the hot context follows what
 // the model knows, the settings service and the model service answer for the server. Every AgentEvent goes to the
 // chat store, the session recording and the log; the status bar and context keys follow.
+import type { ImageUpload } from '../../shared/imageUpload';
 import * as vscode from 'vscode';
 import type { ChatController, ModelList, Unsubscribe } from '../../editor/chat/controller';
 import type { ChatStateStore } from '../../editor/chat/chatStateStore';
@@ -87,8 +88,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     return this.turns.busy;
   }
 
-  send(text: string): Promise<void> {
-    return this.turns.send(text);
+  send(text: string, images?: readonly ImageUpload[]): Promise<void> {
+    return this.turns.send(text, images?.length ? { images } : {});
   }
 
   sendWithPlanner(text: string): Promise<void> {

@@ -1,5 +1,6 @@
 // The webview view `localharness.chat`: sets up the webview (CSP, resource roots), connects the bridge and
 // routes the panel's intents to the ChatController. It holds no conversation state of its own.
+import type { ImageUpload } from '../../shared/imageUpload';
 import * as vscode from 'vscode';
 import type { HostToWebview, PanelCommand, WebviewToHost } from '../../shared/protocol';
 import type { ChatController, ModelList } from '../../editor/chat/controller';
@@ -94,6 +95,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postOrDefer({ type: 'focus' });
   }
 
+  /** An image for the message box (the explorer's "Attach Image to Chat"); the panel shrinks it. */
+  addImage(image: ImageUpload): void {
+    this.postOrDefer({ type: 'addImage', image });
+  }
+
+  /** The size the panel shrinks images to (`localharness.images.maxDimension`), sent again on every load. */
+  setImageOptions(maxDimension: number): void {
+    if (this.imageOptions?.maxDimension === maxDimension) return;
+    this.imageOptions = { type: 'imageOptions', maxDimension };
+    if (this.bridge.isLive) void this.bridge.post(this.imageOptions);
+  }
+  private imageOptions: Extract<HostToWebview, { type: 'imageOptions' }> | undefined;
+
   /** Put text into the message box without sending it. */
   prefill(text: string): void {
     this.postOrDefer({ type: 'prefill', text });
@@ -163,12 +177,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         if (this.hotContextOpen && !this.deferred.has('hotContext')) this.postHotContext();
         if (this.mcpOffers) void this.bridge.post(this.mcpOffers);
+        if (this.imageOptions) void this.bridge.post(this.imageOptions);
         this.deferred.clear();
         await this.refreshModels();
         return;
       case 'send':
         if (await this.sendHandler?.(msg.text)) return;
-        await this.controller.send(msg.text);
+        await this.controller.send(msg.text, msg.images);
         return;
       case 'stop':
         this.controller.stop();
