@@ -30,6 +30,7 @@ import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/re
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
 import { registerImageCommands } from './vscode/chat/imageCommands';
+import { MentionProvider } from './vscode/chat/mentionProvider';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
 import { SetupCheckMemory } from './editor/setupCheck/setupCheckMemory';
@@ -110,6 +111,8 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   sub.push({ dispose: offOffered });
   const chatView = new ChatViewProvider(context.extensionUri, store, controller, log);
+  chatView.mentions = new MentionProvider();
+  sub.push(chatView.mentions);
   const statusBar = new HarnessStatusBar();
   const updateStatus = () => statusBar.update({ ...controller.statusInfo(), ...mcpStatusOf(mcp.service.summary()) });
   const offStore = store.subscribe(updateStatus);

@@ -122,6 +122,9 @@ export class ChatApp {
       case 'prefill':
         this.composer.prefill(msg.text);
         return;
+      case 'mentionCandidates':
+        this.composer.mentions.setCandidates(msg.query, msg.items);
+        return;
       case 'addImage':
         void this.composer.images.addDataUrl(msg.image);
         this.composer.focus();

@@ -10,6 +10,7 @@ import { AttachmentChips } from './attachmentChips';
 import { h } from './dom';
 import { SlashSuggestions } from './slashSuggestions';
 import { ImageAttachments } from './imageAttachments';
+import { MentionSuggestions } from './mentionSuggestions';
 import type { ImageUpload } from '../src/shared/imageUpload';
 
 export class Composer {
@@ -19,6 +20,7 @@ export class Composer {
   private readonly suggestions: SlashSuggestions;
   private readonly attachResource: HTMLButtonElement;
   readonly images: ImageAttachments;
+  readonly mentions: MentionSuggestions;
   private pendingImages: ImageUpload[] = [];
 
   constructor(
@@ -31,13 +33,16 @@ export class Composer {
     // The chips sit right above the message box they belong to.
     this.chips = new AttachmentChips(input.ownerDocument, (id) => this.channel.post({ type: 'removeAttachment', id }));
     input.before(this.chips.el);
-    // Pasted and dropped images: chips with thumbnails, right above the message box too.
-    this.images = new ImageAttachments(input.ownerDocument, (text) => this.showError(text), () => this.onChange());
-    input.before(this.images.el);
-    this.images.listen(input.parentElement ?? input);
+
     this.suggestions = new SlashSuggestions(input.ownerDocument, input);
     // Above the chips, which stay right above the box they belong to.
     this.chips.el.before(this.suggestions.el);
+    this.mentions = new MentionSuggestions(input.ownerDocument, input, channel);
+    this.chips.el.before(this.mentions.el);
+    // Pasted and dropped images: chips with thumbnails, right above the code chips.
+    this.images = new ImageAttachments(input.ownerDocument, (text) => this.showError(text), () => this.onChange());
+    this.chips.el.before(this.images.el);
+    this.images.listen(input.parentElement ?? input);
     this.attachResource = h(input.ownerDocument, 'button', 'icon-button attach-resource', '@');
     this.attachResource.type = 'button';
     this.attachResource.setAttribute('aria-label', 'Attach MCP resource');
@@ -50,10 +55,12 @@ export class Composer {
       this.ui.patch({ draft: input.value });
       this.clearError();
       this.suggestions.refresh();
+      this.mentions.refresh();
       this.onChange();
     });
     input.addEventListener('keydown', (e) => {
       if (this.suggestions.handleKey(e)) return;
+      if (this.mentions.handleKey(e)) return;
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
         this.send();

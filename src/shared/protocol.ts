@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { ChatEventSchema, ChatItemSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
 import { ImageHostMessages, ImageUploadsSchema } from './imageUpload';
+import { MentionHostMessages, MentionWebviewMessages } from './mentions';
 
 export * from './chatModel';
 
@@ -106,6 +107,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   }),
   // Images (imageUpload.ts).
   ...ImageHostMessages,
+  // `@` mentions (mentions.ts).
+  ...MentionHostMessages,
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
@@ -144,6 +147,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
     before: z.string().check(z.minLength(1), z.maxLength(200)),
     count: z.int().check(z.positive(), z.maximum(MAX_OLDER_ITEMS)),
   }),
+  // `@` mentions (mentions.ts).
+  ...MentionWebviewMessages,
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

@@ -1,5 +1,6 @@
 // The webview view `localharness.chat`: sets up the webview (CSP, resource roots), connects the bridge and
 // routes the panel's intents to the ChatController. It holds no conversation state of its own.
+import type { MentionProvider } from './mentionProvider';
 import type { ImageUpload } from '../../shared/imageUpload';
 import * as vscode from 'vscode';
 import type { HostToWebview, PanelCommand, WebviewToHost } from '../../shared/protocol';
@@ -41,6 +42,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   sessionsHandler: ((msg: Extract<WebviewToHost, { type: 'sessions' | 'sessionAction' }>) => Promise<void>) | undefined;
   /** Gets each sent message first; true = it took care of it (a `/server.prompt` command, src/vscode/mcp). */
   sendHandler: ((text: string) => Promise<boolean>) | undefined;
+  /** `@` completion and the chips mentions become (set by activation). */
+  mentions: MentionProvider | undefined;
   /** The latest MCP offers, sent again to a webview that (re)loads. */
   private mcpOffers: Extract<HostToWebview, { type: 'mcpOffers' }> | undefined;
 
@@ -184,6 +187,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'send':
         if (await this.sendHandler?.(msg.text)) return;
         await this.controller.send(msg.text, msg.images);
+        return;
+      case 'mentionQuery':
+        if (this.mentions) void this.bridge.post({ type: 'mentionCandidates', query: msg.query, items: await this.mentions.candidates(msg.query) });
+        return;
+      case 'mention':
+        if (this.mentions) this.store.addAttachment(await this.mentions.attachment(msg.candidate));
         return;
       case 'stop':
         this.controller.stop();
