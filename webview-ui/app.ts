@@ -7,6 +7,7 @@ import { reduceAll } from '../src/shared/chatState';
 import { Composer } from './composer';
 import { ConversationView } from './conversationView';
 import { updateControls, updateModels } from './controls';
+import { updateModelBadges } from './modelBadges';
 import { createHostChannel, type HostChannel, type VsCodeApi } from './host';
 import { readHostMessageLazily } from './snapshotMessage';
 import { renderHotContext } from './hotContextPanel';
@@ -73,6 +74,9 @@ export class ChatApp {
   /** Ask the host for the conversation. Call once the message listener is in place. */
   start(): void {
     this.channel.post({ type: 'ready' });
+    // The model shown last time, until the host's list arrives (no empty picker on the first paint).
+    const lastModel = this.ui.get().model;
+    if (lastModel) updateModels(this.layout, this.deps.doc, [lastModel], lastModel);
     if (this.ui.get().hotContextOpen) this.setHotContextOpen(true);
     if (this.ui.get().historyOpen) this.setHistoryOpen(true);
   }
@@ -112,6 +116,8 @@ export class ChatApp {
         return;
       case 'models':
         updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error, msg.checks);
+        updateModelBadges(this.layout, this.deps.doc, msg.selectedInfo);
+        if (msg.selected) this.ui.patch({ model: msg.selected });
         return;
       case 'hotContext':
         this.showHotContext(msg.view, !!msg.reveal);

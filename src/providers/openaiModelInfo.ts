@@ -35,7 +35,7 @@ export async function lmStudioModelInfo(
   if (loaded) info.loadedContextLength = loaded;
   if (entry.type === 'embeddings') info.capabilities = ['embedding'];
   // LM Studio marks models that take images `vlm`.
-  if (entry.type === 'vlm') info.capabilities = ['completion', 'vision'];
+  if (entry.type === 'vlm') info.capabilities = ['vision'];
   return info;
 }
 

@@ -20,3 +20,12 @@ export const ImageHostMessages = [
   z.object({ type: z.literal('addImage'), image: ImageUploadSchema }),
   z.object({ type: z.literal('imageOptions'), maxDimension: z.int().check(z.positive()) }),
 ] as const;
+
+/** What the panel shows beside the model picker: the window and whether the model sees images and calls tools. */
+export const SelectedModelInfoSchema = z.object({
+  window: z.optional(z.int().check(z.positive())),
+  vision: z.boolean(),
+  /** Absent: the server does not say. */
+  tools: z.optional(z.boolean()),
+});
+export type SelectedModelInfo = z.infer<typeof SelectedModelInfoSchema>;

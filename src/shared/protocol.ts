@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { ChatEventSchema, ChatItemSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
-import { ImageHostMessages, ImageUploadsSchema } from './imageUpload';
+import { ImageHostMessages, ImageUploadsSchema, SelectedModelInfoSchema } from './imageUpload';
 import { MentionHostMessages, MentionWebviewMessages } from './mentions';
 
 export * from './chatModel';
@@ -81,6 +81,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     error: z.optional(z.string().check(z.maxLength(5000))),
     /** The setup check's verdict on the listed models it looked at. */
     checks: z.optional(z.array(ModelCheckSchema).check(z.maxLength(5000))),
+    /** The selected model's window and vision/tools badges (imageUpload.ts). */
+    selectedInfo: z.optional(SelectedModelInfoSchema),
   }),
   /** "What the model knows". `reveal` opens the panel (the command); otherwise it refreshes an open one. */
   z.object({ type: z.literal('hotContext'), view: HotContextViewSchema, reveal: z.optional(z.boolean()) }),

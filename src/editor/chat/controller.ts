@@ -1,6 +1,6 @@
 // What the chat view asks of the rest of the extension. The "extension" side implements it by wiring the core
 // agent; the view never runs the agent loop itself (it must survive the panel being hidden or reloaded).
-import type { ImageUpload } from '../../shared/imageUpload';
+import type { ImageUpload, SelectedModelInfo } from '../../shared/imageUpload';
 import type { HotContextView, ModelCheck } from '../../shared/protocol';
 
 export interface ModelList {
@@ -11,6 +11,8 @@ export interface ModelList {
   error?: string;
   /** The setup check's verdicts on listed models (a mark and a tooltip in the picker). */
   checks?: ModelCheck[];
+  /** The selected model's window and vision/tools badges. */
+  selectedInfo?: SelectedModelInfo;
 }
 
 /** Unsubscribe function returned by the optional change hooks. */

@@ -86,6 +86,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.css')).toString(),
+      iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'codicon.css')).toString(),
     });
   }
 
@@ -280,5 +281,5 @@ function message(err: unknown): string {
 }
 
 function modelsMessage(list: ModelList): HostToWebview {
-  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }) };
+  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }), ...(list.selectedInfo && { selectedInfo: list.selectedInfo }) };
 }
