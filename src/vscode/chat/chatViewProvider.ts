@@ -193,7 +193,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (this.mentions) void this.bridge.post({ type: 'mentionCandidates', query: msg.query, items: await this.mentions.candidates(msg.query) });
         return;
       case 'mention':
-        if (this.mentions) this.store.addAttachment(await this.mentions.attachment(msg.candidate));
+        if (this.mentions) {
+          const image = await this.mentions.imageFor(msg.candidate);
+          if (image) this.addImage(image);
+          else this.store.addAttachment(await this.mentions.attachment(msg.candidate));
+        }
         return;
       case 'stop':
         this.controller.stop();

@@ -6,6 +6,8 @@ import type { Attachment } from '../../shared/protocol';
 import type { MentionCandidate } from '../../shared/mentions';
 import { folderListing, mentionCandidates, problemsSummary, problemsText, visiblePaths, type Problem, type SymbolHit } from '../../editor/mentions/mentionCandidates';
 import { folderPath } from '../ports/vsCodeFileSystem';
+import { dataUrl, imageFromBytes } from '../../core/images/imagePart';
+import type { ImageUpload } from '../../shared/imageUpload';
 import { TerminalOutputWatcher, terminalText } from './terminalOutput';
 
 /** The file list is listed again at most this often (typing fires a query per key). */
@@ -51,14 +53,27 @@ export class MentionProvider implements vscode.Disposable {
     }
   }
 
+  /** `@shot.png`: an image file goes to the message box as an image (the panel shrinks it), not as text. */
+  async imageFor(candidate: MentionCandidate): Promise<ImageUpload | undefined> {
+    if (candidate.kind !== 'file' || !/\.(png|jpe?g|webp|gif)$/i.test(candidate.ref)) return undefined;
+    const name = candidate.ref.split('/').pop() ?? candidate.ref;
+    const made = imageFromBytes(await vscode.workspace.fs.readFile(this.uriOf(candidate.ref)), name);
+    if (!made.ok) throw new Error(made.message);
+    return { name, dataUrl: dataUrl(made.image) };
+  }
+
   dispose(): void {
     this.terminal.dispose();
   }
 
   private absolute(rel: string): string {
+    return folderPath(this.uriOf(rel));
+  }
+
+  private uriOf(rel: string): vscode.Uri {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('No folder is open.');
-    return folderPath(vscode.Uri.joinPath(folder.uri, rel));
+    return vscode.Uri.joinPath(folder.uri, rel);
   }
 
   private async fileList(): Promise<string[]> {
