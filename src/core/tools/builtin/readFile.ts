@@ -22,7 +22,7 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
   const maxChars = options.maxChars ?? 12_000;
   return defineTool({
     name: 'read_file',
-    description: 'Read a text file, optionally only lines start_line..end_line (1-based, inclusive), or an image file (PNG, JPEG, WebP, GIF).',
+    description: 'Read a text file, optionally only lines start_line..end_line (1-based, inclusive), or an image.',
     schema,
     risk: 'read',
     describeForApproval: (args) => ({ title: `Read ${args.path}`, detail: `Read ${args.path}${rangeText(args.start_line, args.end_line)}` }),
