@@ -38,6 +38,23 @@ after(async () => {
 }, { timeout: 60_000 });
 
 describe('images in the editor', { timeout: 300_000 }, () => {
+  test('the panel draws codicons and shows the vision model\'s badges beside its name', async () => {
+    await session.step('native panel', async () => {
+      const frame = await session.chat.contentFrame();
+      await frame.locator('.model-badges .model-vision.codicon-eye').waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(await session.chat.modelPicker.inputValue(), 'qwen2.5vl:7b');
+      assert.match(await frame.locator('.model-window').innerText(), /^32K$/);
+      // The icon font really loaded (CSP font-src allows the webview's own files).
+      const loaded = await frame.evaluate(async () => {
+        await document.fonts.ready;
+        return document.fonts.check('16px codicon');
+      });
+      assert.equal(loaded, true);
+      const glyphWidth = await frame.locator('button[aria-label="New chat"] .codicon-add').evaluate((el) => el.getBoundingClientRect().width);
+      assert.ok(glyphWidth >= 10, `codicon glyph width ${glyphWidth}`);
+    });
+  });
+
   test('a pasted PNG reaches a vision model as an image of the message', async () => {
     await session.step('paste an image', async () => {
       const chat = session.chat;
