@@ -6,7 +6,6 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { PersistenceError } from '../../../src/persistence/errors';
 import { toChatMessage } from '../../../src/persistence/rows';
-import { toChatMessage as recordedMessage } from '../../../src/persistence/sessionRecorder';
 import { SessionStore, type SessionStoreOptions } from '../../../src/persistence/sessionStore';
 import type { NewMessage } from '../../../src/persistence/types';
 import { ManualClock, counterIds, tempDir } from './helpers';
@@ -383,24 +382,4 @@ test('exportSession returns Markdown and JSON built from the stored session', as
     });
     await assert.rejects(store.exportSession('missing', 'json'), isCode('not-found'));
   });
-});
-
-test('images a message showed the model are stored with it and come back after a reopen; a bad entry is refused', async (t) => {
-  const file = path.join(tempDir(t), 'images.db');
-  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
-  const id = await withStore(file, async (store) => {
-    const session = await store.createSession({ title: 'look', model: 'qwen2.5vl:7b', provider: 'ollama' });
-    await store.appendMessage(session.id, { role: 'user', content: 'What is this?', images: [{ mimeType: 'image/png', data: png, name: 'dot.png', width: 1, height: 1 }] });
-    await store.appendMessage(session.id, { role: 'assistant', content: 'A dot.' });
-    return session.id;
-  });
-  await withStore(file, async (store) => {
-    const messages = (await store.loadMessages(id)).map(recordedMessage);
-    assert.deepEqual(messages[0], { role: 'user', content: 'What is this?', images: [{ mimeType: 'image/png', data: png, name: 'dot.png', width: 1, height: 1 }] });
-    assert.equal(messages[1]!.images, undefined);
-  });
-  await assert.rejects(
-    withStore(file, (store) => store.appendMessage(id, { role: 'user', content: 'x', images: [{ name: 'bad' } as never] })),
-    /"images" must be a list of \{mimeType, data, name\}/,
-  );
 });
