@@ -95,6 +95,9 @@ mkdirSync('dist', { recursive: true });
 const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
 if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
 if (existsSync('webview-ui/style.css')) copyFileSync('webview-ui/style.css', 'dist/webview.css');
+// VS Code's own icon font for the panel (its CSS finds the font beside it).
+const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, file), `dist/${file}`);
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

@@ -29,6 +29,8 @@ import { samplingModelOf } from './editor/mcp/samplingModel';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
+import { registerImageCommands } from './vscode/chat/imageCommands';
+import { MentionProvider } from './vscode/chat/mentionProvider';
 import { mcpChatSource } from './vscode/mcp/mcpChatSource';
 import { registerMcpChat } from './vscode/mcp/mcpChat';
 import { registerSkillsAndPrompts } from './vscode/chat/skillsAndPrompts';
@@ -110,6 +112,8 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   sub.push({ dispose: offOffered });
   const chatView = new ChatViewProvider(context.extensionUri, store, controller, log);
+  chatView.mentions = new MentionProvider();
+  sub.push(chatView.mentions);
   const statusBar = new HarnessStatusBar();
   const updateStatus = () => statusBar.update({ ...controller.statusInfo(), ...mcpStatusOf(mcp.service.summary()) });
   const offStore = store.subscribe(updateStatus);
@@ -150,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     ...registerKnowledge({ context, service: knowledge, chat: controller, settings, store, fs, log }),
     ...registerCodeToChat({ controller, chatView, store, log }),
+    ...registerImageCommands({ chatView, settings, log }),
     ...registerMcpChat({ source: mcpChat, controller, chatView, store, log }),
     ...registerSkillsAndPrompts({ fs, settings, chatView, log }),
     registerChatCodeActions(),

@@ -8,6 +8,7 @@ import { ModeSwitch } from './modeSwitch';
 import { Composer } from './composer';
 import { ConversationView } from './conversationView';
 import { updateControls, updateModels } from './controls';
+import { updateModelBadges } from './modelBadges';
 import { createHostChannel, type HostChannel, type VsCodeApi } from './host';
 import { readHostMessageLazily } from './snapshotMessage';
 import { renderHotContext } from './hotContextPanel';
@@ -80,6 +81,9 @@ export class ChatApp {
   /** Ask the host for the conversation. Call once the message listener is in place. */
   start(): void {
     this.channel.post({ type: 'ready' });
+    // The model shown last time, until the host's list arrives (no empty picker on the first paint).
+    const lastModel = this.ui.get().model;
+    if (lastModel) updateModels(this.layout, this.deps.doc, [lastModel], lastModel);
     if (this.ui.get().hotContextOpen) this.setHotContextOpen(true);
     if (this.ui.get().historyOpen) this.setHistoryOpen(true);
   }
@@ -119,6 +123,8 @@ export class ChatApp {
         return;
       case 'models':
         updateModels(this.layout, this.deps.doc, msg.models, msg.selected, msg.error, msg.checks);
+        updateModelBadges(this.layout, this.deps.doc, msg.selectedInfo);
+        if (msg.selected) this.ui.patch({ model: msg.selected });
         return;
       case 'hotContext':
         this.showHotContext(msg.view, !!msg.reveal);
@@ -131,6 +137,16 @@ export class ChatApp {
         return;
       case 'mode':
         this.modes.show(msg.mode);
+        return;
+      case 'mentionCandidates':
+        this.composer.mentions.setCandidates(msg.query, msg.items);
+        return;
+      case 'addImage':
+        void this.composer.images.addDataUrl(msg.image);
+        this.composer.focus();
+        return;
+      case 'imageOptions':
+        this.composer.images.setMaxDimension(msg.maxDimension);
         return;
       case 'mcpOffers':
         this.composer.setMcpOffers(msg);

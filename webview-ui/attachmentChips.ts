@@ -1,7 +1,7 @@
 // The context chips above the message box: file name and lines (or an MCP resource's name), the full path (or
 // server:uri) on hover, and a × that asks the host to remove the chip (the host owns them; the next state
 // redraws the row).
-import { isResourceAttachment, resourceLabel, type Attachment } from '../src/shared/protocol';
+import { isMentionAttachment, isResourceAttachment, resourceLabel, type Attachment } from '../src/shared/protocol';
 import { attachmentLabel } from '../src/shared/attachedMessage';
 import { h } from './dom';
 
@@ -48,6 +48,12 @@ export class AttachmentChips {
       chip.dataset['server'] = attachment.server;
       chip.dataset['uri'] = attachment.uri;
       shown = `@${attachment.name ?? attachment.uri.split('/').filter(Boolean).pop() ?? attachment.uri}`;
+    } else if (isMentionAttachment(attachment)) {
+      // Captured when mentioned (problems, a terminal's output, a folder's files).
+      label = `@${attachment.label}`;
+      chip.title = `${label} (as it was when mentioned)`;
+      chip.classList.add('attachment-mention');
+      shown = label;
     } else {
       label = attachmentLabel(attachment);
       chip.title = attachment.startLine === undefined ? `${label} (whole file)` : label;

@@ -9,6 +9,9 @@ import type { UiStateStore } from './uiState';
 import { AttachmentChips } from './attachmentChips';
 import { h } from './dom';
 import { SlashSuggestions } from './slashSuggestions';
+import { ImageAttachments } from './imageAttachments';
+import { MentionSuggestions } from './mentionSuggestions';
+import type { ImageUpload } from '../src/shared/imageUpload';
 
 export class Composer {
   private busy = false;
@@ -16,6 +19,9 @@ export class Composer {
   private readonly chips: AttachmentChips;
   private readonly suggestions: SlashSuggestions;
   private readonly attachResource: HTMLButtonElement;
+  readonly images: ImageAttachments;
+  readonly mentions: MentionSuggestions;
+  private pendingImages: ImageUpload[] = [];
 
   constructor(
     private readonly layout: Layout,
@@ -27,9 +33,16 @@ export class Composer {
     // The chips sit right above the message box they belong to.
     this.chips = new AttachmentChips(input.ownerDocument, (id) => this.channel.post({ type: 'removeAttachment', id }));
     input.before(this.chips.el);
+
     this.suggestions = new SlashSuggestions(input.ownerDocument, input);
     // Above the chips, which stay right above the box they belong to.
     this.chips.el.before(this.suggestions.el);
+    this.mentions = new MentionSuggestions(input.ownerDocument, input, channel);
+    this.chips.el.before(this.mentions.el);
+    // Pasted and dropped images: chips with thumbnails, right above the code chips.
+    this.images = new ImageAttachments(input.ownerDocument, (text) => this.showError(text), () => this.onChange());
+    this.chips.el.before(this.images.el);
+    this.images.listen(input.parentElement ?? input);
     this.attachResource = h(input.ownerDocument, 'button', 'icon-button attach-resource', '@');
     this.attachResource.type = 'button';
     this.attachResource.setAttribute('aria-label', 'Attach MCP resource');
@@ -42,10 +55,12 @@ export class Composer {
       this.ui.patch({ draft: input.value });
       this.clearError();
       this.suggestions.refresh();
+      this.mentions.refresh();
       this.onChange();
     });
     input.addEventListener('keydown', (e) => {
       if (this.suggestions.handleKey(e)) return;
+      if (this.mentions.handleKey(e)) return;
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
         this.send();
@@ -88,15 +103,18 @@ export class Composer {
   send(): void {
     const text = this.layout.input.value;
     if (this.busy || text.trim() === '') return;
-    const message = { type: 'send' as const, text };
+    const images = this.images.take();
+    const message = { type: 'send' as const, text, ...(images.length && { images }) };
     // Same schema the host applies: a message it would drop is refused here, with the text left in place.
     const check = WebviewToHostSchema.safeParse(message);
     if (!check.success) {
+      this.images.restore(images);
       this.showError(`This message cannot be sent: ${describeIssues(check.error)}. Shorten it and try again.`);
       return;
     }
     this.channel.post(message);
     this.pendingText = text;
+    this.pendingImages = images;
     this.layout.input.value = '';
     this.ui.patch({ draft: '' });
     this.onChange();
@@ -105,12 +123,16 @@ export class Composer {
   /** After each state change: the sent text either appeared as a user message, or an error came first. */
   observe(previous: ChatViewState | null, next: ChatViewState): void {
     this.chips.render(next.attachments);
+    this.watchSentImages(next);
     if (this.pendingText === undefined) return;
     const from = previous && next.items.length >= previous.items.length ? previous.items.length : 0;
     for (let i = from; i < next.items.length; i++) {
       const item = next.items[i]!;
       if (item.kind === 'user') {
         this.pendingText = undefined;
+        if (this.pendingImages.length) this.sentImages = { userId: item.id, images: this.pendingImages };
+        this.pendingImages = [];
+        this.watchSentImages(next);
         return;
       }
       if (item.kind === 'error') {
@@ -118,12 +140,31 @@ export class Composer {
           this.layout.input.value = this.pendingText;
           this.ui.patch({ draft: this.pendingText });
         }
+        this.images.restore(this.pendingImages);
+        this.pendingImages = [];
         this.pendingText = undefined;
         this.onChange();
         return;
       }
     }
   }
+
+  /**
+   * Images of a message refused before anything reached the model (a model that cannot see: an error right after
+   * the user message, no reply) come back to the box; once the model answers, they belong to the conversation.
+   */
+  private watchSentImages(state: ChatViewState): void {
+    const sent = this.sentImages;
+    if (!sent) return;
+    const at = state.items.findIndex((x) => x.id === sent.userId);
+    const after = at < 0 ? [] : state.items.slice(at + 1);
+    if (at < 0 || after.some((x) => x.kind === 'assistant' || x.kind === 'tool')) this.sentImages = undefined;
+    else if (after.some((x) => x.kind === 'error')) {
+      this.sentImages = undefined;
+      this.images.restore(sent.images);
+    } else if (!state.busy) this.sentImages = undefined;
+  }
+  private sentImages: { userId: string; images: ImageUpload[] } | undefined;
 
   private showError(text: string): void {
     this.layout.inputError.textContent = text;

@@ -5,6 +5,8 @@ import { h } from './dom';
 export interface Layout {
   root: HTMLElement;
   modelPicker: HTMLSelectElement;
+  /** Beside the picker: the selected model's window and vision/tools badges. */
+  modelBadges: HTMLElement;
   refreshModels: HTMLButtonElement;
   modelError: HTMLElement;
   newChat: HTMLButtonElement;
@@ -30,13 +32,17 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   const modelPicker = h(doc, 'select', 'model-picker');
   modelPicker.setAttribute('aria-label', 'Model');
   modelPicker.title = 'Model';
-  const refreshModels = button(doc, 'Refresh models', 'icon-button refresh-models', '↻');
+  // VS Code's own icons (codicons), as its chat view has them; the names stay as aria-labels and tooltips.
+  const refreshModels = iconButton(doc, 'Refresh models', 'refresh-models', 'refresh');
   refreshModels.title = 'Refresh the model list';
-  const newChat = button(doc, 'New chat', 'secondary new-chat');
-  const historyToggle = button(doc, 'History', 'secondary history-toggle');
+  const newChat = iconButton(doc, 'New chat', 'new-chat', 'add');
+  newChat.title = 'New chat';
+  const historyToggle = iconButton(doc, 'History', 'history-toggle', 'history');
   historyToggle.setAttribute('aria-expanded', 'false');
   historyToggle.title = 'Past sessions: open, rename, delete, export';
-  toolbar.append(modelPicker, refreshModels, historyToggle, newChat);
+  const modelBadges = h(doc, 'span', 'model-badges');
+  modelBadges.hidden = true;
+  toolbar.append(modelPicker, modelBadges, refreshModels, historyToggle, newChat);
 
   const modelError = h(doc, 'div', 'model-error');
   modelError.hidden = true;
@@ -99,6 +105,7 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
   mount.replaceChildren(root);
   return {
     root,
+    modelBadges,
     modelPicker,
     refreshModels,
     modelError,
@@ -117,6 +124,15 @@ export function buildLayout(doc: Document, mount: HTMLElement): Layout {
     send,
     stop,
   };
+}
+
+function iconButton(doc: Document, label: string, className: string, icon: string): HTMLButtonElement {
+  const b = button(doc, label, `icon-button ${className}`, '');
+  b.setAttribute('aria-label', label);
+  const glyph = h(doc, 'span', `codicon codicon-${icon}`);
+  glyph.setAttribute('aria-hidden', 'true');
+  b.append(glyph);
+  return b;
 }
 
 function button(doc: Document, label: string, className: string, text = label): HTMLButtonElement {

@@ -11,6 +11,8 @@ const UiStateSchema = z.object({
   historyOpen: z.catch(z.optional(z.boolean()), undefined),
   /** Null while following the stream at the bottom. */
   scrollTop: z.catch(z.nullable(z.number().check(z.nonnegative())), null),
+  /** The model last shown, so a reloaded panel's picker is never empty while the host lists the models. */
+  model: z.catch(z.optional(z.string().check(z.maxLength(500))), undefined),
 });
 export type UiState = z.infer<typeof UiStateSchema>;
 
@@ -35,7 +37,8 @@ export class UiStateStore {
       next.draft === this.state.draft &&
       next.hotContextOpen === this.state.hotContextOpen &&
       next.historyOpen === this.state.historyOpen &&
-      next.scrollTop === this.state.scrollTop
+      next.scrollTop === this.state.scrollTop &&
+      next.model === this.state.model
     ) {
       return;
     }

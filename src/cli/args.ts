@@ -65,6 +65,10 @@ export interface RunOptions {
   mode?: ChatMode;
   /** Continue the session's unfinished planned run at its first unfinished step (TASK not needed). */
   resume?: boolean;
+  /** Image files sent with the task (`--image`, repeatable); refused unless the model sees. */
+  images?: string[];
+  /** `--vision on|off`: the model sees images or not, whatever the server says (default: ask the server). */
+  vision?: 'auto' | 'on' | 'off';
   /** How run_command is confined (--sandbox, --allow-network, --allow-network-for). */
   sandbox: SandboxSettings;
   /** --command-env NAME: variables passed to commands on top of the allow-list. */
@@ -147,6 +151,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
         'mcp-config': { type: 'string' },
         'tool-protocol': { type: 'string' },
         'fallback-model': { type: 'string', multiple: true },
+        image: { type: 'string', multiple: true },
+        vision: { type: 'string' },
         'max-tools': { type: 'string' },
         'embed-model': { type: 'string' },
         'planner-model': { type: 'string' },
@@ -263,7 +269,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     ...(orchestrator && { orchestrator }),
     ...(resume && { resume }),
     ...(mode && { mode }),
+    ...(values.image?.length && { images: values.image }),
+    ...(values.vision !== undefined && { vision: visionFlag(values.vision) }),
   };
+}
+
+function visionFlag(value: string): 'auto' | 'on' | 'off' {
+  if (value === 'auto' || value === 'on' || value === 'off') return value;
+  throw new UsageError(`--vision must be auto, on or off (got "${value}")`);
 }
 
 function orchestratorOf(values: Record<string, string | boolean | string[] | undefined>): RunOptions['orchestrator'] {
@@ -294,7 +307,7 @@ function orchestratorOf(values: Record<string, string | boolean | string[] | und
 
 const INDEX_MODES: readonly IndexMode[] = ['full', 'embed', 'metadata'];
 /** Options of `run` that mean nothing to `index` and `query`: passing one is a mistake worth saying. */
-const RUN_ONLY = ['sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'max-processes', 'max-file-size-mb', 'max-memory-mb', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'thinking-budget', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
+const RUN_ONLY = ['image', 'vision', 'sandbox', 'allow-network', 'allow-network-for', 'sandbox-write', 'max-processes', 'max-file-size-mb', 'max-memory-mb', 'resume', 'max-rounds', 'approve', 'allow-sensitive', 'allow-sampling', 'num-ctx', 'think', 'thinking-budget', 'session', 'mcp-config', 'tool-protocol', 'fallback-model', 'max-tools', 'config', 'planner-model', 'executor-model', 'planner-base-url', 'executor-base-url', 'planner-provider', 'executor-provider'];
 
 function parseKnowledgeCommand(
   command: 'index' | 'query',

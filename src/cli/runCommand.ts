@@ -1,4 +1,5 @@
 // `localharness run`: one turn of the agent on a workspace, from the command line.
+import { cliImages } from './cliImages';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { buildSession } from '../session/buildSession';
@@ -118,9 +119,11 @@ export async function runCommand(options: RunOptions, io: CliIo, signal: AbortSi
       io.stderr.write(`localharness: resuming the planned run at step ${run.steps.findIndex((st) => !run.records.some((r) => r.stepId === st.id)) + 1} of ${run.steps.length}\n`);
       resumable = savedRunOf(run);
     }
+    const seen = await cliImages(options.images ?? [], process.cwd(), provider, model, options.vision ?? 'auto', signal);
+    if (!seen.ok) return fail(seen.message);
     await stored?.beginTurn();
     const task = resumable ? undefined : await promptFileTask(options.task, fs, [{ name: path.basename(workspace), path: workspace }]);
-    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode, task!.tools);
+    outcome = resumable ? await session.resumePlan(resumable, signal) : await session.send(task!.text, signal, undefined, options.mode ?? task!.mode, task!.tools, seen);
     // The code cache written at exit now holds the whole round path (see codeCache.ts).
     (globalThis as Record<symbol, unknown>)[AGENT_RAN] = true;
     await stored?.endTurn();

@@ -5,6 +5,7 @@ export const USAGE = `Usage:
                    [--db FILE] [--session ID] [--mcp-config FILE] [--tool-protocol native|xml|auto]
                    [--trust-mcp-config] [--command-env NAME]...
                    [--fallback-model NAME]... [--max-tools N] [--embed-model NAME] [--config FILE]
+                   [--image FILE]... [--vision auto|on|off]
                    [--planner-model NAME --executor-model NAME [--planner-base-url URL] [--executor-base-url URL]
                     [--planner-provider KIND] [--executor-provider KIND]]
                    [--allow-sampling] [--sandbox required|auto|off] [--allow-network]
@@ -47,6 +48,9 @@ Options:
   --json          one JSON object per line for every event
   --tool-protocol native tool calls, xml (<tool> blocks in text), or auto (default: native when the model supports tools)
   --fallback-model another model on the same server to continue with when the primary keeps failing (repeatable)
+  --image         an image file (PNG, JPEG, WebP, GIF; at most 4 MB) the model sees with the task (repeatable);
+                  refused, with nothing sent, when the model cannot see images
+  --vision        whether the model sees images: auto (ask the server, the default), on or off
   --db, --session store the session in a SQLite file / continue a stored session (also LOCALHARNESS_DB)
   --mcp-config    MCP servers file ({"servers": {...}} or {"mcpServers": {...}}). The workspace is announced to
                   them as their root. A server asking for input (elicitation) is answered on the terminal, and

@@ -1,5 +1,6 @@
 // The conversation as the core sees it: provider-neutral messages.
 import { formatAttachedMessage, type AttachedBlock } from '../shared/attachedMessage';
+import type { ImagePart } from './images/imagePart';
 
 /** Code (or an MCP resource) the user attached to a message, as read when it was sent. */
 export type MessageAttachment = AttachedBlock;
@@ -30,6 +31,11 @@ export interface ChatMessage {
   context?: string;
   /** For role "user": what the user attached (data; the prompt text is made of it only when the request is built). */
   attachments?: MessageAttachment[];
+  /**
+   * Images the model sees with this message: the user's (role "user") or a tool's (read_file of an image). Sent as
+   * Ollama `images` / OpenAI `image_url` parts; once compressed or evicted a one-line stand-in replaces them.
+   */
+  images?: ImagePart[];
 }
 
 /**

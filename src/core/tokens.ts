@@ -1,5 +1,6 @@
 // Token estimation. A cheap estimate that later calibration (per model) corrects toward the server's counts.
 import { modelText, type ChatMessage, type ToolDefinition } from './messages';
+import { estimateImageTokens } from './images/imageText';
 
 /** Roughly 4 characters a token for English prose, fewer for code and JSON (more punctuation). */
 export function estimateTokens(text: string): number {
@@ -22,6 +23,7 @@ export function estimateMessageTokens(message: ChatMessage): number {
   for (const call of message.toolCalls ?? []) {
     n += estimateTokens(call.name) + estimateTokens(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)) + 4;
   }
+  for (const image of message.images ?? []) n += estimateImageTokens(image);
   return n;
 }
 

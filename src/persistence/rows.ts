@@ -2,6 +2,7 @@
 import type { ChatMessage, MessageAttachment, ToolCall } from '../core/messages';
 import type { Row } from './journaledDatabase';
 import { decodeBefore } from './checkpointCodec';
+import { IMAGE_MIMES, type ImageMime, type ImagePart } from '../core/images/imagePart';
 import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
 
 export function rowToSession(row: Row): SessionInfo {
@@ -32,6 +33,10 @@ export function rowToMessage(row: Row): StoredMessage {
   if (row.attachments !== null && row.attachments !== undefined) {
     const attachments = attachmentsOf(text(row.attachments));
     if (attachments.length) message.attachments = attachments;
+  }
+  if (row.images !== null && row.images !== undefined) {
+    const images = imagesOf(text(row.images));
+    if (images.length) message.images = images;
   }
   if (row.thinking !== null && row.thinking !== undefined) message.thinking = text(row.thinking);
   if (row.tool_calls !== null && row.tool_calls !== undefined) message.toolCalls = JSON.parse(text(row.tool_calls)) as ToolCall[];
@@ -103,5 +108,23 @@ function attachmentsOf(json: string): MessageAttachment[] {
     const r = a as Record<string, unknown>;
     if (typeof r.label !== 'string' || typeof r.text !== 'string') return [];
     return [{ label: r.label, text: r.text, ...(typeof r.languageId === 'string' && { languageId: r.languageId }), ...(typeof r.note === 'string' && { note: r.note }) }];
+  });
+}
+
+/** Stored images, each checked like attachments: a damaged entry is dropped, the message kept. */
+function imagesOf(json: string): ImagePart[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((a: unknown) => {
+    if (!a || typeof a !== 'object') return [];
+    const r = a as Record<string, unknown>;
+    if (typeof r.data !== 'string' || typeof r.name !== 'string' || !IMAGE_MIMES.includes(r.mimeType as ImageMime)) return [];
+    const size = typeof r.width === 'number' && typeof r.height === 'number' ? { width: r.width, height: r.height } : {};
+    return [{ mimeType: r.mimeType as ImageMime, data: r.data, name: r.name, ...size }];
   });
 }

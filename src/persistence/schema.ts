@@ -245,4 +245,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    description: 'images a message showed the model (JSON: type, base64 data, name, size), kept for the history',
+    up(db) {
+      db.run('ALTER TABLE messages ADD COLUMN images TEXT');
+    },
+  },
 ];

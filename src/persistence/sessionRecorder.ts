@@ -315,12 +315,13 @@ async function answerStoredCalls(
 }
 
 export function toChatMessage(row: StoredMessage): ChatMessage {
-  const { role, content, context, attachments, thinking, toolCalls, toolCallId, toolName } = row;
+  const { role, content, context, attachments, images, thinking, toolCalls, toolCallId, toolName } = row;
   return {
     role,
     content,
     ...(context && { context }),
     ...(attachments?.length && { attachments }),
+    ...(images?.length && { images }),
     ...(thinking && { thinking }),
     ...(toolCalls && { toolCalls }),
     ...(toolCallId && { toolCallId }),

@@ -159,8 +159,8 @@ export class SessionStore extends SessionRecords {
     const now = this.clock.now();
     this.db.write([
       [
-        `INSERT INTO messages (id, session_id, seq, role, content, context, attachments, thinking, tool_calls, tool_call_id, tool_name,
-           prompt_tokens, completion_tokens, display_only, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (id, session_id, seq, role, content, context, attachments, images, thinking, tool_calls, tool_call_id, tool_name,
+           prompt_tokens, completion_tokens, display_only, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           sessionId,
@@ -169,6 +169,7 @@ export class SessionStore extends SessionRecords {
           message.content,
           message.context ?? null,
           message.attachments?.length ? JSON.stringify(message.attachments) : null,
+          message.images?.length ? JSON.stringify(message.images) : null,
           message.thinking ?? null,
           message.toolCalls ? JSON.stringify(message.toolCalls) : null,
           message.toolCallId ?? null,

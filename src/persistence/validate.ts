@@ -36,6 +36,9 @@ export function checkMessage(message: NewMessage): void {
   if (message.attachments !== undefined && (!Array.isArray(message.attachments) || message.attachments.some((a) => typeof a?.label !== 'string' || typeof a?.text !== 'string'))) {
     fail('A message\'s "attachments" must be a list of {label, text}.');
   }
+  if (message.images !== undefined && (!Array.isArray(message.images) || message.images.some((i) => typeof i?.data !== 'string' || typeof i?.name !== 'string' || typeof i?.mimeType !== 'string'))) {
+    fail('A message\'s "images" must be a list of {mimeType, data, name}.');
+  }
   if (message.toolCalls !== undefined) checkToolCalls(message.toolCalls);
   if (message.toolCallId !== undefined && typeof message.toolCallId !== 'string') fail('toolCallId must be a string.');
   if (message.toolName !== undefined && typeof message.toolName !== 'string') fail('toolName must be a string.');

@@ -10,22 +10,29 @@ export const RAW_ARGUMENTS_KEY = '__raw_arguments';
 
 /** `withReasoning`: the model's template needs its earlier reasoning back (gpt-oss); others never get it. */
 export function toOllamaMessages(messages: readonly ChatMessage[], withReasoning = false): OllamaMessage[] {
-  return messages.map((m): OllamaMessage => {
-    const reasoning = withReasoning && m.role === 'assistant' && m.thinking ? { thinking: m.thinking } : {};
-    if (m.role === 'assistant' && m.toolCalls?.length) {
-      return {
-        role: 'assistant',
-        content: modelText(m),
-        ...reasoning,
-        tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
-      };
-    }
-    if (m.role === 'assistant') return { role: 'assistant', content: modelText(m), ...reasoning };
-    if (m.role === 'tool') {
-      return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
-    }
-    return { role: m.role, content: modelText(m) };
-  });
+  // Ollama takes `images` (bare base64) on any message, a tool result's included.
+  return messages.map((m) => withImages(m, toOllamaMessage(m, withReasoning)));
+}
+
+function withImages(m: ChatMessage, out: OllamaMessage): OllamaMessage {
+  return m.images?.length ? { ...out, images: m.images.map((i) => i.data) } : out;
+}
+
+function toOllamaMessage(m: ChatMessage, withReasoning: boolean): OllamaMessage {
+  const reasoning = withReasoning && m.role === 'assistant' && m.thinking ? { thinking: m.thinking } : {};
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: modelText(m),
+      ...reasoning,
+      tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })),
+    };
+  }
+  if (m.role === 'assistant') return { role: 'assistant', content: modelText(m), ...reasoning };
+  if (m.role === 'tool') {
+    return { role: 'tool', content: modelText(m), ...(m.toolName && { tool_name: m.toolName }) };
+  }
+  return { role: m.role, content: modelText(m) };
 }
 
 export function argumentsObject(args: ToolCall['arguments']): Record<string, unknown> {

@@ -34,6 +34,8 @@ export async function lmStudioModelInfo(
   const loaded = positive(entry.loaded_context_length);
   if (loaded) info.loadedContextLength = loaded;
   if (entry.type === 'embeddings') info.capabilities = ['embedding'];
+  // LM Studio marks models that take images `vlm`.
+  if (entry.type === 'vlm') info.capabilities = ['vision'];
   return info;
 }
 

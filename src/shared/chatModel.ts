@@ -138,11 +138,29 @@ export const ResourceAttachmentSchema = z.object({
 });
 export type ResourceAttachment = z.infer<typeof ResourceAttachmentSchema>;
 
-export const AttachmentSchema = z.union([ResourceAttachmentSchema, CodeAttachmentSchema]);
-export type Attachment = CodeAttachment | ResourceAttachment;
+/**
+ * What an `@` mention captured when it was chosen (`@problems`, `@terminal`, `@folder`): the text itself, since
+ * diagnostics and a terminal's output change and cannot be read again later the same way.
+ */
+export const MentionAttachmentSchema = z.object({
+  id: Id,
+  kind: z.literal('mention'),
+  mention: z.enum(['problems', 'terminal', 'folder']),
+  /** On the chip and the block header: "problems", "terminal: npm test", "src/". */
+  label: Short(500),
+  text: z.string().check(z.maxLength(24_000)),
+});
+export type MentionAttachment = z.infer<typeof MentionAttachmentSchema>;
+
+export const AttachmentSchema = z.union([ResourceAttachmentSchema, MentionAttachmentSchema, CodeAttachmentSchema]);
+export type Attachment = CodeAttachment | ResourceAttachment | MentionAttachment;
 
 export function isResourceAttachment(attachment: Attachment): attachment is ResourceAttachment {
   return 'kind' in attachment && attachment.kind === 'mcpResource';
+}
+
+export function isMentionAttachment(attachment: Attachment): attachment is MentionAttachment {
+  return 'kind' in attachment && attachment.kind === 'mention';
 }
 
 /** How a resource chip is named in the message the model gets and on the chip's hover: `server:uri`. */

@@ -2,7 +2,7 @@
 // The host keeps the authoritative state with it; the webview applies the same events to its copy.
 // Updates are immutable and touch only the changed item, so the view can diff by identity.
 import type { Attachment, ChatEvent, ChatItem, ChatViewState, ToolItem } from './chatModel';
-import { isResourceAttachment, MAX_ATTACHMENTS, MAX_TOOL_TEXT } from './chatModel';
+import { isMentionAttachment, isResourceAttachment, MAX_ATTACHMENTS, MAX_TOOL_TEXT } from './chatModel';
 import { markCompressed } from './compressedMarks';
 
 export function initialChatState(available: number | null = null): ChatViewState {
@@ -120,6 +120,7 @@ function addAttachment(state: ChatViewState, attachment: Attachment): ChatViewSt
 
 /** The same file and lines, or the same server and resource. */
 function sameSource(a: Attachment, b: Attachment): boolean {
+  if (isMentionAttachment(a) || isMentionAttachment(b)) return isMentionAttachment(a) && isMentionAttachment(b) && a.mention === b.mention && a.label === b.label;
   if (isResourceAttachment(a) || isResourceAttachment(b)) return isResourceAttachment(a) && isResourceAttachment(b) && a.server === b.server && a.uri === b.uri;
   return a.file === b.file && a.startLine === b.startLine && a.endLine === b.endLine;
 }

@@ -2,6 +2,8 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { ChatEventSchema, ChatItemSchema, ChatViewStateSchema, HotContextViewSchema, MAX_TEXT } from './chatModel';
+import { ImageHostMessages, ImageUploadsSchema, SelectedModelInfoSchema } from './imageUpload';
+import { MentionHostMessages, MentionWebviewMessages } from './mentions';
 
 export * from './chatModel';
 
@@ -82,6 +84,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     error: z.optional(z.string().check(z.maxLength(5000))),
     /** The setup check's verdict on the listed models it looked at. */
     checks: z.optional(z.array(ModelCheckSchema).check(z.maxLength(5000))),
+    /** The selected model's window and vision/tools badges (imageUpload.ts). */
+    selectedInfo: z.optional(SelectedModelInfoSchema),
   }),
   /** "What the model knows". `reveal` opens the panel (the command); otherwise it refreshes an open one. */
   z.object({ type: z.literal('hotContext'), view: HotContextViewSchema, reveal: z.optional(z.boolean()) }),
@@ -108,6 +112,10 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     /** Resources and resource templates together; the panel offers its "@" button when there are any. */
     resources: z.int().check(z.nonnegative()),
   }),
+  // Images (imageUpload.ts).
+  ...ImageHostMessages,
+  // `@` mentions (mentions.ts).
+  ...MentionHostMessages,
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
@@ -120,7 +128,12 @@ export type PanelCommand = z.infer<typeof PanelCommandSchema>;
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview (re)loaded or lost track: send a snapshot. */
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')) }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().check(z.maxLength(MAX_USER_MESSAGE), z.refine((t) => t.trim() !== '', 'the message is empty')),
+    /** Pasted, dropped or explorer images, already shrunk by the panel (imageUpload.ts). */
+    images: z.optional(ImageUploadsSchema),
+  }),
   z.object({ type: z.literal('stop') }),
   /** The mode switch: what the next turns may do (Agent: everything, Plan: read tools, Ask: no tools). */
   z.object({ type: z.literal('setMode'), mode: ChatModeSchema }),
@@ -153,6 +166,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
     action: z.enum(['keep', 'undo', 'open']),
     path: z.optional(z.string().check(z.minLength(1), z.maxLength(8000))),
   }),
+  // `@` mentions (mentions.ts).
+  ...MentionWebviewMessages,
   /** A timing measured in the webview, logged by the host (and read by the e2e suite). */
   z.object({
     type: z.literal('perf'),

@@ -1,6 +1,7 @@
 // Runs one tool call: validate, ask approval when policy says so, invoke with the turn's signal, cap the result.
 // Before the gate: a call the user already denied in this turn is refused without asking, and a call that
 // writes a sensitive file is marked so the gate always asks.
+import type { ImagePart } from '../images/imagePart';
 import type { ToolCall } from '../messages';
 import type { ApprovalGate } from '../approval/gate';
 import { findSensitive, withSensitiveWarning } from '../approval/sensitiveWrites';
@@ -36,6 +37,8 @@ export interface ToolExecution {
   loopBreaking: boolean;
   /** Parsed arguments when valid. */
   args?: unknown;
+  /** Images the tool returned for the model (read_file of an image). */
+  images?: ImagePart[];
 }
 
 export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, signal: AbortSignal): Promise<ToolExecution> {
@@ -44,7 +47,7 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
   const parsed = env.registry.parse(call, env.allowedRisks);
   bus.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: parsed.ok ? parsed.args : call.arguments });
 
-  const finish = (ok: boolean, content: string, extra: { denied?: boolean; display?: string; loopBreaking?: boolean; args?: unknown } = {}): ToolExecution => {
+  const finish = (ok: boolean, content: string, extra: { denied?: boolean; display?: string; loopBreaking?: boolean; args?: unknown; images?: ImagePart[] } = {}): ToolExecution => {
     const capped = truncateMiddle(content, {
       maxChars: env.maxResultChars,
       hint: call.name === 'read_file' ? 'Call read_file with start_line/end_line to read the removed part.' : 'Narrow the request to see the removed part.',
@@ -59,7 +62,15 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
       ...(extra.display !== undefined && { display: extra.display }),
       ...(extra.denied && { denied: true }),
     });
-    return { call, ok, content: capped, denied: !!extra.denied, loopBreaking: !!extra.loopBreaking, ...(extra.args !== undefined && { args: extra.args }) };
+    return {
+      call,
+      ok,
+      content: capped,
+      denied: !!extra.denied,
+      loopBreaking: !!extra.loopBreaking,
+      ...(extra.args !== undefined && { args: extra.args }),
+      ...(extra.images?.length && { images: extra.images }),
+    };
   };
 
   // Before the tool's own checks: a refused call never reaches approval or the tool, whatever its arguments.
@@ -115,7 +126,12 @@ export async function executeToolCall(call: ToolCall, env: ToolExecutionEnv, sig
     if (result.escalate) {
       result = await offerUnconfinedRun({ callId: call.id, tool, args, ctx, result, gate: env.gate, bus, signal, ...(env.denials && { denials: env.denials }) });
     }
-    return finish(result.ok, result.content, { ...(result.display !== undefined && { display: result.display }), loopBreaking: !!tool.loopBreaking && result.ok, args });
+    return finish(result.ok, result.content, {
+      ...(result.display !== undefined && { display: result.display }),
+      ...(result.images?.length && { images: result.images }),
+      loopBreaking: !!tool.loopBreaking && result.ok,
+      args,
+    });
   } catch (err) {
     if (signal.aborted) return finish(false, 'Cancelled while the tool was running.');
     return finish(false, `Error: ${tool.name} failed: ${errorMessage(err)}`);

@@ -1,6 +1,7 @@
 // A turn: rounds of (model call → tool calls) until the model answers without tools, a loop-breaking
 // tool ends it, the user cancels, or the round limit is hit. The history accumulates across rounds so
 // the model always sees its own earlier calls and their results.
+import { imageLabel, type ImagePart } from '../images/imagePart';
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, MessageAttachment, ToolCall, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
@@ -104,6 +105,8 @@ export interface TurnConfig {
   refuseCall?: (name: string) => string | undefined;
   /** What the user attached to this turn's request (code, MCP resources): data on the user message. */
   attachments?: readonly MessageAttachment[];
+  /** Images the user attached to this turn's request (the host checked that the model sees). */
+  images?: readonly ImagePart[];
   /** Persist a message the moment it exists. Awaited, so a crash loses at most the message in flight. */
   onMessage?: (message: ChatMessage) => void | Promise<void>;
   hooks?: TurnHooks;
@@ -139,8 +142,16 @@ export async function runTurn(
   };
 
   const attachments = config.attachments?.length ? [...config.attachments] : undefined;
-  bus.emit({ type: 'turn_start', turnId: randomUUID(), message: userText, ...(attachments && { attachments: attachments.map((a) => a.label) }), ...(config.mode && { mode: config.mode }) });
-  await append({ role: 'user', content: userText, ...(attachments && { attachments }) });
+  const images = config.images?.length ? [...config.images] : undefined;
+  bus.emit({
+    type: 'turn_start',
+    turnId: randomUUID(),
+    message: userText,
+    ...(attachments && { attachments: attachments.map((a) => a.label) }),
+    ...(config.mode && { mode: config.mode }),
+    ...(images && { images: images.map(imageLabel) }),
+  });
+  await append({ role: 'user', content: userText, ...(attachments && { attachments }), ...(images && { images }) });
 
   const only = config.onlyTools;
   const all = config.registry.definitions(config.allowedRisks);
@@ -244,7 +255,7 @@ export async function runTurn(
       for (const call of reply.toolCalls) usedInTurn.add(call.name);
       for (const [i, call] of reply.toolCalls.entries()) {
         const execution = await executeToolCall(call, execEnv, signal);
-        await append({ role: 'tool', content: execution.content, toolCallId: call.id, toolName: call.name });
+        await append({ role: 'tool', content: execution.content, toolCallId: call.id, toolName: call.name, ...(execution.images && { images: execution.images }) });
         const rest = reply.toolCalls.slice(i + 1);
         if (signal.aborted) {
           await closeCalls(rest, 'Not run: the turn was cancelled.');

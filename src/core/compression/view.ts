@@ -4,6 +4,7 @@
 // available for the panel and for persistence (each replacement links back to the message it stands for).
 import type { ChatMessage } from '../messages';
 import { isCompressed } from './marker';
+import { withoutImages } from '../images/imageText';
 import { RunningSummary, isNudge, type SummaryState } from './summary';
 
 /** 'index': an indexed file's content replaced by its index summary (indexSummaries.ts). */
@@ -74,8 +75,10 @@ export class HistoryView {
     return this.replacements.has(index) || isCompressed(history[index]!);
   }
 
-  replace(history: readonly ChatMessage[], index: number, compressed: ChatMessage, method: ReplacementMethod): Replacement {
+  replace(history: readonly ChatMessage[], index: number, compressedCopy: ChatMessage, method: ReplacementMethod): Replacement {
     const original = history[index]!;
+    // An image is never sent again once its message is compressed: a line naming it stands in.
+    const compressed = original.images?.length && !compressedCopy.images ? withoutImages({ ...compressedCopy, images: original.images }) : withoutImages(compressedCopy);
     const r: Replacement = { index, original, compressed, method };
     this.replacements.set(index, r);
     this.originals.set(compressed, original);
@@ -133,12 +136,20 @@ export class HistoryView {
     const out: ChatMessage[] = [];
     if (system) out.push(system);
     const pinned = this.pinnedUser(history);
-    if (pinned !== undefined) out.push(this.current(history, pinned));
+    // The pinned request outlived its round's eviction: its words stay, its images are gone (named in a line).
+    if (pinned !== undefined) out.push(this.pinnedCopy(this.current(history, pinned)));
     for (let i = this.evicted; i < history.length; i++) out.push(this.current(history, i));
     const head = system ? 1 : 0;
     if (out.length > head) out[head] = this.withSummary(out[head]!, summaryMaxTokens);
     return out;
   }
+
+  private pinnedCopy(message: ChatMessage): ChatMessage {
+    if (!message.images?.length) return message;
+    if (this.pinnedImageCache?.base !== message) this.pinnedImageCache = { base: message, built: withoutImages(message) };
+    return this.pinnedImageCache.built;
+  }
+  private pinnedImageCache: { base: ChatMessage; built: ChatMessage } | undefined;
 
   toState(): ContextState {
     const state: ContextState = { evictedThrough: this.evicted };

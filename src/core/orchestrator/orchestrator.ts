@@ -133,7 +133,12 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
   // The planner and the executor read the request with the code attached to it; history keeps the two apart.
   const attachments = config.attachments;
   const text = attachments?.length ? modelText({ content: userText, attachments: [...attachments] }) : userText;
-  const request: ChatMessage = { role: 'user', content: userText, ...(attachments?.length && { attachments: [...attachments] }) };
+  const request: ChatMessage = {
+    role: 'user',
+    content: userText,
+    ...(attachments?.length && { attachments: [...attachments] }),
+    ...(config.images?.length && { images: [...config.images] }),
+  };
   const { tracker } = deps;
   const { resume } = input;
   const earlier = digestConversation(history, CONVERSATION_CHARS);
@@ -177,7 +182,7 @@ async function orchestrate(input: TurnInput, signal: AbortSignal): Promise<TurnO
     });
     // Once the request is in history, the loop continues it (its attachments are there already).
     const continuation = userAppended ? continuationText(userText, reason, records) : userText;
-    const { attachments: _sent, ...rest } = config;
+    const { attachments: _sent, images: _shown, ...rest } = config;
     const outcome = await runTurn(history, continuation, { ...(userAppended ? rest : config), bus: inner }, signal);
     return { ...outcome, rounds: outcome.rounds + rounds };
   };

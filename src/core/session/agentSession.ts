@@ -2,6 +2,7 @@
 // turns on it. It composes the loop (src/core/agent) with what shapes each request: the fixed system prompt, the
 // tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
 // hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
+import type { ImagePart } from '../images/imagePart';
 import type { ChatMessage, MessageAttachment, ToolDefinition } from '../messages';
 import { modeNote, modeRefusal, modeRisks, onlyRefusal, type ChatMode } from '../modes/chatMode';
 import { SessionSkills } from '../skills/sessionSkills';
@@ -18,6 +19,13 @@ import type { AgentSessionOptions } from './sessionOptions';
 import { createSessionContext } from './sessionContext';
 import { SessionRetrieval } from './sessionRetrieval';
 import { SessionTools } from './sessionTools';
+
+/** What a send carries besides text and attached code: the user's images, and whether the model sees them. */
+export interface TurnInputExtras {
+  images?: readonly ImagePart[];
+  /** The host checked the model sees images (read_file then returns pictures). */
+  vision?: boolean;
+}
 
 export type { AgentSessionOptions, SessionContextOptions, SessionKnowledge } from './sessionOptions';
 
@@ -133,10 +141,25 @@ export class AgentSession {
    * `attachments`: code (or MCP resources) the user attached, read just now; they travel on the user message.
    * `mode`: Plan (read tools only) or Ask (no tools) for this turn; Agent when absent.
    * `onlyTools`: a prompt file's `tools`: the only tools this turn offers and runs (besides task_completion and ask_question).
+   * `input`: images the user attached and whether the model sees them.
    */
-  async send(text: string, signal: AbortSignal, attachments?: readonly MessageAttachment[], mode: ChatMode = 'agent', onlyTools?: readonly string[]): Promise<TurnOutcome> {
-    return this.runTurnWith(text, signal, undefined, attachments, mode, onlyTools);
+  async send(
+    text: string,
+    signal: AbortSignal,
+    attachments?: readonly MessageAttachment[],
+    mode: ChatMode = 'agent',
+    onlyTools?: readonly string[],
+    input?: TurnInputExtras,
+  ): Promise<TurnOutcome> {
+    this.extras = input;
+    try {
+      return await this.runTurnWith(text, signal, undefined, attachments, mode, onlyTools);
+    } finally {
+      this.extras = undefined;
+    }
   }
+  /** The current send's images and whether its model sees (read by turnConfig). */
+  private extras: TurnInputExtras | undefined;
 
   /** Continues a stored planned run at its first unfinished step (the session must have an orchestrator). */
   async resumePlan(run: SavedRun, signal: AbortSignal): Promise<TurnOutcome> {
@@ -234,7 +257,8 @@ export class AgentSession {
       registry: o.registry,
       gate: o.gate,
       bus: o.bus,
-      toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker, ...(o.sandbox && { sandbox: o.sandbox }) },
+      toolContext: { roots: o.roots, fs: o.fs, runner: o.runner, tracker: o.tracker, ...(o.sandbox && { sandbox: o.sandbox }), ...(this.extras?.vision && { vision: true }) },
+      ...(this.extras?.images?.length && { images: this.extras.images }),
       buildSystemPrompt: () => this.systemPrompt(),
       // A plan (or an answer) in text is the turn's result: no reminders to call task_completion or to use tools.
       hooks: mode === 'agent' || !hooks.onTextReply ? hooks : { ...hooks, onTextReply: (state) => hooks.onTextReply!({ ...state, toolsOffered: false }) },

@@ -16,8 +16,10 @@ export function toTextProtocolMessages(messages: readonly ChatMessage[], options
   const push = (message: ChatMessage) => {
     const last = out[out.length - 1];
     // Strict chat templates want user and assistant to alternate: merge neighbouring user messages.
-    if (last && last.role === 'user' && message.role === 'user') last.content = `${last.content}\n\n${message.content}`;
-    else out.push(message);
+    if (last && last.role === 'user' && message.role === 'user') {
+      last.content = `${last.content}\n\n${message.content}`;
+      if (message.images?.length) last.images = [...(last.images ?? []), ...message.images];
+    } else out.push(message);
   };
   for (const m of messages) {
     if (m.role === 'system') {
@@ -30,9 +32,9 @@ export function toTextProtocolMessages(messages: readonly ChatMessage[], options
       push({ role: 'assistant', content, ...(m.thinking !== undefined && { thinking: m.thinking }) });
     } else if (m.role === 'tool') {
       const name = m.toolName ? naming(m.toolName).tool : 'tool';
-      push({ role: 'user', content: `[Result of ${name}]\n${modelText(m)}` });
+      push({ role: 'user', content: `[Result of ${name}]\n${modelText(m)}`, ...(m.images?.length && { images: [...m.images] }) });
     } else {
-      push({ role: 'user', content: modelText(m) });
+      push({ role: 'user', content: modelText(m), ...(m.images?.length && { images: [...m.images] }) });
     }
   }
   return out;

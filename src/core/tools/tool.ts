@@ -4,6 +4,7 @@ import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import type { ContextTracker } from '../context/tracker';
 import type { CommandSandboxPort, SandboxGrant } from '../sandbox/types';
+import type { ImagePart } from '../images/imagePart';
 
 export type RiskLevel = 'read' | 'write' | 'execute' | 'network';
 export const RISK_LEVELS: readonly RiskLevel[] = ['read', 'write', 'execute', 'network'];
@@ -44,6 +45,8 @@ export interface ToolContext {
   sandbox?: CommandSandboxPort;
   /** What the approval of this call granted beyond the sandbox policy (network once, a sensitive write…). */
   grant?: SandboxGrant;
+  /** The model of this turn sees images (read_file then returns the picture, not a note). */
+  vision?: boolean;
 }
 
 export interface ToolResult {
@@ -54,6 +57,8 @@ export interface ToolResult {
   display?: string;
   /** The sandbox blocked something (`reason`); the executor may offer to run the call once without it. */
   escalate?: { reason: string };
+  /** Images the model sees with the result (read_file of an image, for a model that sees). */
+  images?: ImagePart[];
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -1,6 +1,9 @@
 // Runs the chat's turns: one at a time, with Stop, New Chat, a conversation opened from the History, "Run With
 // Planner…" and the resume of a planned run. Each turn reads the settings (asking about a workspace's model server
 // first), reads the attached code, gets its session from the factory and reports through the chat store.
+import type { ImageUpload } from '../../shared/imageUpload';
+import { imageFromDataUrl, imageLabel, type ImagePart } from '../../core/images/imagePart';
+import { cannotSeeMessage, visionFor } from '../../core/images/vision';
 import type { AgentEvent } from '../../core/agent/events';
 import type { ContextState } from '../../core/compression/view';
 import type { ChatMessage } from '../../core/messages';
@@ -99,7 +102,7 @@ export class TurnHost {
     return this.turn !== undefined;
   }
 
-  async send(text: string, options: { chips?: boolean } = {}): Promise<void> {
+  async send(text: string, options: { chips?: boolean; images?: readonly ImageUpload[] } = {}): Promise<void> {
     if (this.turn) throw new Error(BUSY);
     const abort = new AbortController();
     let finished!: () => void;
@@ -112,7 +115,8 @@ export class TurnHost {
       const chips = options.chips === false ? [] : this.deps.store.attachments;
       const reader = { readFile: (path: string) => this.deps.fs.readFile(path), ...(this.deps.readResource && { readResource: this.deps.readResource }) };
       const attached = chips.length ? { ...(await buildAttachedMessage(text, chips, reader, abort.signal)), ids: chips.map((c) => c.id) } : undefined;
-      await this.runOneTurn(text, abort.signal, attached);
+      const images = imagesOfUploads(options.images ?? []);
+      await this.runOneTurn(text, abort.signal, attached, images);
     } finally {
       stopWaits();
       this.turn = undefined;
@@ -210,7 +214,7 @@ export class TurnHost {
     }
   }
 
-  private async runOneTurn(text: string, signal: AbortSignal, attached?: AttachedMessage & { ids: string[] }): Promise<void> {
+  private async runOneTurn(text: string, signal: AbortSignal, attached?: AttachedMessage & { ids: string[] }, images: ImagePart[] = []): Promise<void> {
     const { store, log, models } = this.deps;
     let setup: { settings: HarnessSettings; engine: TurnEngine; model: string };
     let provider;
@@ -231,6 +235,14 @@ export class TurnHost {
     }
     const { settings, engine, model } = setup;
     this.deps.onModel(model);
+    // A model that cannot see gets no images: say so plainly, keep the message and its images, send nothing.
+    const vision = await visionFor(provider, model, settings.images.vision, signal);
+    if (images.length && !vision) {
+      store.dispatch({ type: 'turn_start', text: userMessageText(text, images.map(imageLabel)) });
+      store.error(cannotSeeMessage(model, 'localharness.images.vision'), ['selectModel', 'openSettings']);
+      store.dispatch({ type: 'turn_end', reason: 'error' });
+      return;
+    }
 
     const folders = this.deps.workspace.folders();
     // `/name` of a prompt file: its text (and mode) is the turn; anything else is sent as typed.
@@ -289,7 +301,7 @@ export class TurnHost {
       outcome =
         resume && session.planned
           ? await session.resumePlan(resume, signal)
-          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks, resume ? 'agent' : mode, resume ? undefined : onlyTools);
+          : await session.send(resume ? `${RESUME_PLAN_TEXT}\n\nRequest: ${resume.request}` : text, signal, attached?.blocks, resume ? 'agent' : mode, resume ? undefined : onlyTools, { images, vision });
     } finally {
       this.turnSettings = undefined;
       await recording?.recorder.endTurn().catch(saveFailed);
@@ -312,4 +324,13 @@ export class TurnHost {
     }
     return { settings, engine, model };
   }
+}
+
+/** The panel's uploads as images; one whose bytes are not the image its data URL claims is refused by name. */
+function imagesOfUploads(uploads: readonly ImageUpload[]): ImagePart[] {
+  return uploads.map((u) => {
+    const image = imageFromDataUrl(u.dataUrl, u.name);
+    if (!image) throw new Error(`${u.name} is not a PNG, JPEG, WebP or GIF image; remove it and try again.`);
+    return image;
+  });
 }

@@ -8,7 +8,7 @@ export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
   switch (event.type) {
     case 'turn_start':
       // Attached code is for the model; the panel shows the question and the chips' labels.
-      return [{ type: 'turn_start', text: userMessageText(event.message, event.attachments), ...(event.mode && { mode: event.mode }) }];
+      return [{ type: 'turn_start', text: userMessageText(event.message, [...(event.attachments ?? []), ...(event.images ?? [])]), ...(event.mode && { mode: event.mode }) }];
     case 'round_start':
       return [{ type: 'round_start' }];
     case 'status':

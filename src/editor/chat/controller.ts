@@ -1,5 +1,6 @@
 // What the chat view asks of the rest of the extension. The "extension" side implements it by wiring the core
 // agent; the view never runs the agent loop itself (it must survive the panel being hidden or reloaded).
+import type { ImageUpload, SelectedModelInfo } from '../../shared/imageUpload';
 import type { HotContextView, ModelCheck } from '../../shared/protocol';
 
 export interface ModelList {
@@ -10,6 +11,8 @@ export interface ModelList {
   error?: string;
   /** The setup check's verdicts on listed models (a mark and a tooltip in the picker). */
   checks?: ModelCheck[];
+  /** The selected model's window and vision/tools badges. */
+  selectedInfo?: SelectedModelInfo;
 }
 
 /** Unsubscribe function returned by the optional change hooks. */
@@ -20,7 +23,7 @@ export interface ChatController {
    * Start a turn with the user's message. Events reach the panel through the ChatStateStore the controller
    * feeds (EventBus -> store.applyAgentEvent). Resolves when the turn ends; rejecting shows the error in the panel.
    */
-  send(text: string): Promise<void>;
+  send(text: string, images?: readonly ImageUpload[]): Promise<void>;
   /** Cancel the running turn (no-op when idle). */
   stop(): void;
   /** Forget the conversation and start a fresh one (the controller also calls store.reset()). */

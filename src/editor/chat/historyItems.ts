@@ -1,4 +1,5 @@
 // Turns a stored conversation (core ChatMessages) back into chat view items, for restoring a session.
+import { imageLabel } from '../../core/images/imagePart';
 import type { ChatMessage } from '../../core/messages';
 import type { ChatItem, ToolItem } from '../../shared/protocol';
 import { capText } from '../../shared/chatState';
@@ -30,7 +31,7 @@ export function itemsFromHistory(
       case 'user': {
         const stored = (message as { id?: unknown }).id;
         const messageId = typeof stored === 'number' && turnIds?.has(stored) ? stored : undefined;
-        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, message.attachments?.map((a) => a.label)), ...(messageId !== undefined && { messageId }) });
+        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, [...(message.attachments ?? []).map((a) => a.label), ...(message.images ?? []).map(imageLabel)]), ...(messageId !== undefined && { messageId }) });
         break;
       }
       case 'assistant':

@@ -11,6 +11,8 @@ export interface WebviewHtmlInput {
   scriptUri: string;
   /** `webview.asWebviewUri(dist/webview.css)` as a string. */
   styleUri: string;
+  /** `webview.asWebviewUri(dist/codicon.css)`: VS Code's icon font (its TTF loads from the same folder). */
+  iconStyleUri?: string;
 }
 
 export function buildContentSecurityPolicy(input: Pick<WebviewHtmlInput, 'nonce' | 'cspSource'>): string {
@@ -37,7 +39,7 @@ export function buildWebviewHtml(input: WebviewHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(checkUri(input.styleUri))}">
+${input.iconStyleUri ? `<link rel="stylesheet" href="${escapeHtml(checkUri(input.iconStyleUri))}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(checkUri(input.styleUri))}">
 <title>Local Harness</title>
 </head>
 <body>

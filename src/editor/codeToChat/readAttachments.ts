@@ -1,7 +1,7 @@
 // Reads the pending context chips when the message is sent, into the attachments the user message carries
 // (through the editor's file system, so unsaved edits are seen) and each MCP resource through its server.
 // No vscode import: tested under node.
-import { isResourceAttachment, type Attachment, type CodeAttachment } from '../../shared/protocol';
+import { isMentionAttachment, isResourceAttachment, type Attachment, type CodeAttachment } from '../../shared/protocol';
 import { attachmentLabel, formatAttachedMessage, type AttachedBlock } from '../../shared/attachedMessage';
 import { resourceBlocks, type ResourceReader } from './resourceBlocks';
 
@@ -54,6 +54,13 @@ export async function buildAttachedMessage(
       const read = await resourceBlocks(attachment, fs.readResource, signal, { maxChars: Math.min(maxChip, room), skip: room < MIN_USEFUL_CHARS });
       room -= read.chars;
       blocks.push(...read.blocks);
+      continue;
+    }
+    if (isMentionAttachment(attachment)) {
+      // Captured when it was mentioned (diagnostics, a terminal's output, a folder's files): sent as it was.
+      const text = room < MIN_USEFUL_CHARS ? '' : attachment.text.slice(0, Math.min(maxChip, room));
+      room -= text.length;
+      blocks.push({ label: `@${attachment.label}`, text, ...(text.length < attachment.text.length && { note: text ? 'clipped' : 'not included: the message is already long' }) });
       continue;
     }
     let text: string;

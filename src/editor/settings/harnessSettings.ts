@@ -2,6 +2,7 @@
 // callers pass a `get` (serverSettings.ts builds one that reads the server and approval keys from the user's own
 // settings only). Read at the start of every turn, so changes apply without a reload.
 import { isChatMode, type ChatMode } from '../../core/modes/chatMode';
+import { DEFAULT_IMAGE_SETTINGS, parseImageSettings, type ImageSettings } from './imageSettings';
 import type { ApprovalRule } from '../../core/approval/gate';
 import { RISK_LEVELS, type RiskLevel } from '../../core/tools/tool';
 import { parseRules } from '../approval/rules';
@@ -65,6 +66,8 @@ export interface HarnessSettings {
   orchestrator: OrchestratorSettings;
   /** How run_command is confined (`localharness.sandbox.*`; user settings only). */
   sandbox: SandboxSettings;
+  /** `localharness.images.*`: vision override and the size pictures are shrunk to. */
+  images: ImageSettings;
 }
 
 /** `localharness.orchestrator.*`: a planner model plans and answers, an executor model runs each step's tools. */
@@ -112,6 +115,7 @@ export const DEFAULT_SETTINGS: HarnessSettings = {
   embeddingModel: '',
   indexOnRead: 'ask',
   reindexOnSave: false,
+  images: DEFAULT_IMAGE_SETTINGS,
   indexEmbeddingModel: '',
   orchestrator: { enabled: false, plannerModel: '', executorModel: '', plannerBaseUrl: '', executorBaseUrl: '', plannerProvider: '', executorProvider: '', maxSteps: 12 },
   sandbox: DEFAULT_SANDBOX_SETTINGS,
@@ -238,6 +242,7 @@ export function parseSettings(get: SettingGetter): ParsedSettings {
       ),
       ...sandboxLimits(get, problems),
     },
+    images: parseImageSettings(get, problems),
   };
   for (const key of ['ollamaHost', 'openaiBaseUrl'] as const) {
     if (!/^https?:\/\//i.test(settings[key])) {

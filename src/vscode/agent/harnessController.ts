@@ -2,6 +2,8 @@
 // the session factory decides when a session is rebuilt and owns the approval gate, the hot context follows what
 // the model knows, the settings service and the model service answer for the server. Every AgentEvent goes to the
 // chat store, the session recording and the log; the status bar and context keys follow.
+import { selectedModelInfo } from '../../editor/models/selectedModelInfo';
+import type { ImageUpload } from '../../shared/imageUpload';
 import * as vscode from 'vscode';
 import type { ChatController, ModelList, Unsubscribe } from '../../editor/chat/controller';
 import type { ChatStateStore } from '../../editor/chat/chatStateStore';
@@ -88,8 +90,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
     return this.turns.busy;
   }
 
-  send(text: string): Promise<void> {
-    return this.turns.send(text);
+  send(text: string, images?: readonly ImageUpload[]): Promise<void> {
+    return this.turns.send(text, images?.length ? { images } : {});
   }
 
   /** The panel's mode switch: the user's choice in this window, else `localharness.mode`. */
@@ -157,7 +159,8 @@ export class HarnessController implements ChatController, vscode.Disposable {
       const problem = modelListProblem(settings, models);
       if (selected && !problem) void this.turns.refreshContextLimit(settings, selected, signal);
       const checks = this.deps.setupChecks ? await this.deps.setupChecks.verdicts(await this.deps.models.provider(settings), models) : [];
-      return { models, selected, ...(problem !== undefined && { error: problem }), ...(checks.length > 0 && { checks }) };
+      const selectedInfo = selected && !problem ? await selectedModelInfo(await this.deps.models.provider(settings), selected, settings.images.vision, signal) : undefined;
+      return { models, selected, ...(problem !== undefined && { error: problem }), ...(checks.length > 0 && { checks }), ...(selectedInfo && { selectedInfo }) };
     } catch (err) {
       if (signal.aborted) return { models: [], selected };
       return { models: [], selected, error: errorMessage(err) };

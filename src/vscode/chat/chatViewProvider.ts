@@ -1,5 +1,7 @@
 // The webview view `localharness.chat`: sets up the webview (CSP, resource roots), connects the bridge and
 // routes the panel's intents to the ChatController. It holds no conversation state of its own.
+import type { MentionProvider } from './mentionProvider';
+import type { ImageUpload } from '../../shared/imageUpload';
 import * as vscode from 'vscode';
 import type { HostToWebview, PanelCommand, WebviewToHost } from '../../shared/protocol';
 import type { ChatController, ModelList } from '../../editor/chat/controller';
@@ -42,6 +44,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   sendHandler: ((text: string) => Promise<boolean>) | undefined;
   /** "Restore to here" and the review's Keep / Undo / diff (src/vscode/checkpoints). */
   checkpointsHandler: ((msg: Extract<WebviewToHost, { type: 'restoreTo' | 'reviewAction' }>) => Promise<void>) | undefined;
+  /** `@` completion and the chips mentions become (set by activation). */
+  mentions: MentionProvider | undefined;
   /** The latest MCP offers, sent again to a webview that (re)loads. */
   private mcpOffers: Extract<HostToWebview, { type: 'mcpOffers' }> | undefined;
   private mcpOnly: McpOffers | undefined;
@@ -86,6 +90,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.css')).toString(),
+      iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'codicon.css')).toString(),
     });
   }
 
@@ -97,6 +102,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   focusInput(): void {
     this.postOrDefer({ type: 'focus' });
   }
+
+  /** An image for the message box (the explorer's "Attach Image to Chat"); the panel shrinks it. */
+  addImage(image: ImageUpload): void {
+    this.postOrDefer({ type: 'addImage', image });
+  }
+
+  /** The size the panel shrinks images to (`localharness.images.maxDimension`), sent again on every load. */
+  setImageOptions(maxDimension: number): void {
+    if (this.imageOptions?.maxDimension === maxDimension) return;
+    this.imageOptions = { type: 'imageOptions', maxDimension };
+    if (this.bridge.isLive) void this.bridge.post(this.imageOptions);
+  }
+  private imageOptions: Extract<HostToWebview, { type: 'imageOptions' }> | undefined;
 
   /** Put text into the message box without sending it. */
   prefill(text: string): void {
@@ -180,12 +198,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (this.hotContextOpen && !this.deferred.has('hotContext')) this.postHotContext();
         if (this.mcpOffers) void this.bridge.post(this.mcpOffers);
         if (this.controller.mode) void this.bridge.post({ type: 'mode', mode: this.controller.mode() });
+        if (this.imageOptions) void this.bridge.post(this.imageOptions);
         this.deferred.clear();
         await this.refreshModels();
         return;
       case 'send':
         if (await this.sendHandler?.(msg.text)) return;
-        await this.controller.send(msg.text);
+        await this.controller.send(msg.text, msg.images);
+        return;
+      case 'mentionQuery':
+        if (this.mentions) void this.bridge.post({ type: 'mentionCandidates', query: msg.query, items: await this.mentions.candidates(msg.query) });
+        return;
+      case 'mention':
+        if (this.mentions) {
+          const image = await this.mentions.imageFor(msg.candidate);
+          if (image) this.addImage(image);
+          else this.store.addAttachment(await this.mentions.attachment(msg.candidate));
+        }
         return;
       case 'stop':
         this.controller.stop();
@@ -284,5 +313,5 @@ function message(err: unknown): string {
 }
 
 function modelsMessage(list: ModelList): HostToWebview {
-  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }) };
+  return { type: 'models', models: list.models, selected: list.selected, ...(list.error !== undefined && { error: list.error }), ...(list.checks && list.checks.length > 0 && { checks: list.checks }), ...(list.selectedInfo && { selectedInfo: list.selectedInfo }) };
 }

@@ -29,6 +29,8 @@ export interface SessionOptions {
   settings?: Record<string, unknown>;
   /** Files to create in the workspace, by relative path. */
   files?: Record<string, string>;
+  /** The fake server says the model sees images (Ollama capability "vision", LM Studio type "vlm"). */
+  vision?: boolean;
 }
 
 /** Screenshots and logs of an earlier run of the same file would be mistaken for this run's. */
@@ -70,11 +72,11 @@ export class E2ESession {
       provider === 'ollama'
         ? await startFakeOllamaServer(options.script, {
             name: options.name,
-            models: [{ name: model, contextLength, capabilities: ['completion', 'tools', 'thinking'] } satisfies FakeOllamaModel],
+            models: [{ name: model, contextLength, capabilities: ['completion', 'tools', 'thinking', ...(options.vision ? ['vision'] : [])] } satisfies FakeOllamaModel],
           })
         : await startFakeOpenAIServer(options.script, {
             name: options.name,
-            models: [{ id: model, maxContextLength: contextLength, loadedContextLength: contextLength } satisfies FakeOpenAIModel],
+            models: [{ id: model, maxContextLength: contextLength, loadedContextLength: contextLength, ...(options.vision && { vision: true }) } satisfies FakeOpenAIModel],
           });
     let server: CodeServer | undefined;
     try {

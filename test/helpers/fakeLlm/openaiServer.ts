@@ -23,6 +23,8 @@ export interface FakeOpenAIModel {
   maxContextLength?: number;
   /** LM Studio `loaded_context_length`; absent = the model is not loaded. */
   loadedContextLength?: number;
+  /** LM Studio lists a model that takes images with `type: "vlm"`. */
+  vision?: boolean;
 }
 
 export interface FakeOpenAIOptions {
@@ -143,7 +145,7 @@ function lmStudioEntry(m: FakeOpenAIModel): Record<string, unknown> {
   return {
     id: m.id,
     object: 'model',
-    type: 'llm',
+    type: m.vision ? 'vlm' : 'llm',
     publisher: 'fake',
     arch: 'qwen2',
     compatibility_type: 'gguf',

@@ -127,5 +127,18 @@ export function roughCompletionTokens(script: ScriptedReply): number {
 
 export function roughPromptTokens(request: ChatBody): number {
   // Real servers count the tool definitions the chat template renders into the prompt, too.
-  return Math.max(1, Math.ceil((JSON.stringify(request.messages ?? []).length + JSON.stringify(request.tools ?? []).length) / 4));
+  // An image costs its vision encoder's tokens (a fixed 256 here, like llava), not its base64 length.
+  let images = 0;
+  const text = JSON.stringify(request.messages ?? [], (key, value: unknown) => {
+    if (key === 'images' && Array.isArray(value)) {
+      images += value.length;
+      return [];
+    }
+    if (key === 'url' && typeof value === 'string' && value.startsWith('data:image/')) {
+      images++;
+      return '';
+    }
+    return value;
+  });
+  return Math.max(1, Math.ceil((text.length + JSON.stringify(request.tools ?? []).length) / 4) + images * 256);
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineTool, fail, ok } from '../tool';
 import { guard, lenientNumber, readTextFile, resolvePath, splitLines } from './common';
+import { readImageFile } from './readImage';
 
 export interface ReadFileOptions {
   /** Lines returned when no end_line is given (or when the range asked for is larger). */
@@ -21,7 +22,7 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
   const maxChars = options.maxChars ?? 12_000;
   return defineTool({
     name: 'read_file',
-    description: 'Read a text file, optionally only lines start_line..end_line (1-based, inclusive).',
+    description: 'Read a text file, optionally only lines start_line..end_line (1-based, inclusive), or an image.',
     schema,
     risk: 'read',
     describeForApproval: (args) => ({ title: `Read ${args.path}`, detail: `Read ${args.path}${rangeText(args.start_line, args.end_line)}` }),
@@ -32,6 +33,8 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
       return guard(
         () => p.rel,
         async () => {
+          const image = await readImageFile(ctx, p);
+          if (image) return image;
           const read = await readTextFile(ctx, p);
           if (!read.ok) return fail(read.message);
           const lines = splitLines(read.text!);
