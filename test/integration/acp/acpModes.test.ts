@@ -20,6 +20,13 @@ function workspace(): string {
 
 const toolNames = (request: { tools?: unknown }) => ((request.tools as Array<{ function?: { name?: string } }> | undefined) ?? []).map((t) => t.function?.name);
 const systemOf = (request: { messages?: Array<Record<string, unknown>> }) => messagesOf(request).filter((m) => m.role === 'system').map((m) => m.content);
+/** The commands last advertised, once one list arrived: the first comes after session/new's answer, when the disk was read. */
+async function advertised(c: AcpTestClient, sessionId: string): Promise<acp.AvailableCommand[]> {
+  for (let waited = 0; waited < 10_000 && c.updatesOf(sessionId, 'available_commands_update').length === 0; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  await c.settled();
+  return c.updatesOf(sessionId, 'available_commands_update').at(-1)?.availableCommands ?? [];
+}
+
 const PLAN = '1. Open notes.txt.\n2. Replace its line with "changed".\n3. Read it back to check.';
 
 for (const wire of WIRE_FORMATS) {
@@ -30,13 +37,16 @@ for (const wire of WIRE_FORMATS) {
       await Promise.all(clients.map((c) => c.close()));
       await Promise.all(servers.map((s) => s.close()));
     });
-    const setup = async (script: Parameters<typeof wire.start>[0], name: string, ws: string) => {
-      const server = await wire.start(script, name);
-      servers.push(server);
-      const c = startAcpClient({ args: wire.flags(server), cwd: ws, permission: 'once' });
+    const connect = async (server: FakeServerHandle, ws: string, extra: string[] = []) => {
+      const c = startAcpClient({ args: [...wire.flags(server), ...extra], cwd: ws, permission: 'once' });
       clients.push(c);
       await c.initialize();
-      return { server, c };
+      return c;
+    };
+    const setup = async (script: Parameters<typeof wire.start>[0], name: string, ws: string, extra: string[] = []) => {
+      const server = await wire.start(script, name);
+      servers.push(server);
+      return { server, c: await connect(server, ws, extra) };
     };
 
     test('session/new offers Agent, Plan and Ask; in Plan a write the model makes anyway is refused and the plan returned', async () => {
@@ -96,9 +106,7 @@ for (const wire of WIRE_FORMATS) {
         ws,
       );
       const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
-      await c.settled();
-      const advertised = c.updatesOf(sessionId, 'available_commands_update').at(-1)?.availableCommands ?? [];
-      assert.deepEqual(advertised.map((a) => [a.name, a.description]), [['review', 'Review a file for bugs'], ['tidy', 'Prompt file .localharness/prompts/tidy.md']]);
+      assert.deepEqual((await advertised(c, sessionId)).map((a) => [a.name, a.description]), [['review', 'Review a file for bugs'], ['tidy', 'Prompt file .localharness/prompts/tidy.md']]);
 
       const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '/review notes.txt' }] });
       assert.equal(stopReason, 'end_turn', c.stderr());
@@ -112,6 +120,41 @@ for (const wire of WIRE_FORMATS) {
       await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '/nope is not a prompt file' }] });
       assert.ok(toolNames(server.requests[2]!).includes('write_file'));
       assert.match(messagesOf(server.requests[2]!).filter((m) => m.role === 'user').at(-1)!.content, /\/nope is not a prompt file/);
+    });
+
+    test('a prompt file the turn writes is offered after it; session/load offers the modes, starting in --mode', async () => {
+      const ws = workspace();
+      const db = path.join(path.dirname(ws), 'sessions.db');
+      const { server, c } = await setup(
+        // With --db other requests (the session's title) come too: each gets the reply for what it asks.
+        (request) => {
+          const messages = messagesOf(request);
+          if (messages.some((m) => m.role === 'tool')) return { text: 'Wrote the prompt file.' };
+          if (messages.at(-1)?.content.includes('Write a prompt file "later"')) {
+            return { toolCalls: [{ name: 'write_file', arguments: { path: '.localharness/prompts/later.md', content: '---\ndescription: Say it later\n---\nSay it later.\n' } }] };
+          }
+          return { text: 'Prompt file' };
+        },
+        'prompt-file-later',
+        ws,
+        ['--db', db],
+      );
+      const { sessionId } = await c.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      await c.settled();
+      assert.deepEqual(c.updatesOf(sessionId, 'available_commands_update'), [], 'no commands: nothing advertised');
+      const { stopReason } = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Write a prompt file "later"' }] });
+      assert.equal(stopReason, 'end_turn', c.stderr());
+      assert.equal(readFileSync(path.join(ws, '.localharness', 'prompts', 'later.md'), 'utf8'), '---\ndescription: Say it later\n---\nSay it later.\n');
+      await c.settled();
+      const updates = c.updatesOf(sessionId, 'available_commands_update');
+      assert.deepEqual(updates.map((u) => u.availableCommands.map((a) => [a.name, a.description])), [[['later', 'Say it later']]]);
+      assert.equal(await c.close(), 0, c.stderr());
+
+      const again = await connect(server, ws, ['--db', db, '--mode', 'ask']);
+      const loaded = await again.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws, mcpServers: [] });
+      assert.equal(loaded.modes?.currentModeId, 'ask');
+      assert.deepEqual(loaded.modes?.availableModes.map((m) => m.id), ['agent', 'plan', 'ask']);
+      assert.deepEqual((await advertised(again, sessionId)).map((a) => a.name), ['later']);
     });
   });
 }
