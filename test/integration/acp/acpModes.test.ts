@@ -56,6 +56,7 @@ for (const wire of WIRE_FORMATS) {
           { text: 'It says "keep me".' },
           { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }] },
           { text: PLAN },
+          { text: 'It still says "keep me".' },
         ],
         'plan-mode',
         ws,
@@ -80,7 +81,7 @@ for (const wire of WIRE_FORMATS) {
       assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'keep me\n');
       assert.deepEqual(c.log.writes, [], 'nothing written through the client');
       assert.deepEqual(c.log.permissions, [], 'a refused call is not even asked about');
-      assert.equal(server.requests.length, 3);
+      assert.equal(server.requests.length, 3, 'the plan was the last answer');
       assert.match(toolResults(server.requests[2]!).join('\n'), /Not run: this is Plan mode/);
       assert.ok(agentText(c, sessionId).endsWith(PLAN), agentText(c, sessionId));
       // The plan turn offers no writing tool, tells the model in its message, and keeps the system prompt's bytes.
@@ -89,6 +90,14 @@ for (const wire of WIRE_FORMATS) {
       assert.match(messagesOf(server.requests[1]!).filter((m) => m.role === 'user').at(-1)!.content, /Mode: Plan/);
       assert.deepEqual(systemOf(server.requests[1]!), systemOf(server.requests[0]!));
       assert.equal(systemOf(server.requests[0]!).length > 0, true);
+
+      // Ask: no tools offered at all, the same system prompt still.
+      await c.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'ask' });
+      const third = await c.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Does notes.txt still say it?' }] });
+      assert.equal(third.stopReason, 'end_turn', c.stderr());
+      assert.deepEqual(toolNames(server.requests[3]!), []);
+      assert.match(messagesOf(server.requests[3]!).filter((m) => m.role === 'user').at(-1)!.content, /Mode: Ask/);
+      assert.deepEqual(systemOf(server.requests[3]!), systemOf(server.requests[0]!));
     });
 
     test('prompt files are advertised as commands; `/name rest` runs one with its own mode, the session keeps its mode', async () => {
