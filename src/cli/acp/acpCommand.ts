@@ -66,9 +66,8 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
     return session;
   };
   const advertise = (session: AcpSession) => {
-    const commands = session.commands();
     // After the response, as the protocol expects; a client that ignores it loses nothing.
-    if (commands.length) setImmediate(() => void client.update(session.id, { sessionUpdate: 'available_commands_update', availableCommands: commands }).catch(() => undefined));
+    setImmediate(() => void session.advertiseCommands().catch(() => undefined));
   };
   const sessionOf = (id: string) => {
     const session = sessions.get(id);
@@ -97,7 +96,7 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         const session = await open(params, s);
         advertise(session);
         const configOptions = session.configOptions();
-        return { sessionId: session.id, ...(configOptions.length && { configOptions }) };
+        return { sessionId: session.id, modes: session.modes(), ...(configOptions.length && { configOptions }) };
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, signal: s }) =>
@@ -107,7 +106,7 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         await session.replay();
         advertise(session);
         const configOptions = session.configOptions();
-        return configOptions.length ? { configOptions } : {};
+        return { modes: session.modes(), ...(configOptions.length && { configOptions }) };
       }),
     )
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal: s }) =>
@@ -120,6 +119,13 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
     )
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
       withReason(async () => ({ configOptions: sessionOf(params.sessionId).setConfigOption(params.configId, params.value) })),
+    )
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) =>
+      withReason(async () => {
+        // The client chose it, so no current_mode_update: that notice is for a mode the agent changes itself.
+        sessionOf(params.sessionId).setMode(params.modeId);
+        return {};
+      }),
     )
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

@@ -25,6 +25,11 @@ import { EventUpdates } from './eventUpdates';
 import { permissionAsker } from './permission';
 import { startAcpMcp, type AcpMcp } from './acpMcp';
 import { listedChatModels, modelOptions, MODEL_OPTION_ID } from './modelChoice';
+import { modeState, requestedMode } from './sessionModes';
+import type { ChatMode } from '../../core/modes/chatMode';
+import type { FileSystemPort } from '../../core/ports';
+import { discoverPromptFiles } from '../../core/prompts/promptFiles';
+import { promptFileTask } from '../promptFileTask';
 
 /** What the connection lends every session: the client's methods and what it declared it can do. */
 export interface AcpClientPort {
@@ -71,6 +76,8 @@ function parseRules(text: string): ApprovalRule[] {
 
 export class AcpSession {
   private turn: AbortController | undefined;
+  /** The commands last advertised, so a prompt file added or removed is announced once. */
+  private advertised = '[]';
   private constructor(
     readonly id: string,
     private session: AgentSession,
@@ -84,6 +91,9 @@ export class AcpSession {
     private readonly mcp: AcpMcp | undefined,
     private readonly confined: CliSandbox,
     private readonly pending: { chain: Promise<void> },
+    /** Prompt files are read from the disk itself: they are the user's saved files, not an editor's buffers. */
+    private readonly localFs: FileSystemPort,
+    private mode: ChatMode,
   ) {}
 
   static async open(input: OpenSessionInput): Promise<AcpSession> {
@@ -150,7 +160,7 @@ export class AcpSession {
     const session = buildSession(build(model));
     const models = await listedChatModels(provider, signal);
     const rebuild = (chosenModel: string, history: AgentSession['history']) => buildSession({ ...build(chosenModel), history });
-    return new AcpSession(id, session, model, models, rebuild, client, workspace, stored, mcp, confined, pending);
+    return new AcpSession(id, session, model, models, rebuild, client, workspace, stored, mcp, confined, pending, local, options.mode ?? 'agent');
   }
 
   /** The stored conversation as updates, so the client shows it as it was (session/load). */
@@ -177,18 +187,43 @@ export class AcpSession {
     return this.configOptions();
   }
 
-  /** MCP prompts of the session's servers, as slash commands. */
-  commands(): acp.AvailableCommand[] {
-    return (this.mcp?.manager.prompts() ?? []).map((p) => ({
+  /** Agent, Plan and Ask, and the one the next prompt runs in. */
+  modes(): acp.SessionModeState {
+    return modeState(this.mode);
+  }
+
+  /** session/set_mode: the next prompts run in this mode (a running one keeps its own). */
+  setMode(modeId: unknown): void {
+    this.mode = requestedMode(modeId);
+  }
+
+  /** MCP prompts of the session's servers and the workspace's prompt files, as slash commands. */
+  async commands(): Promise<acp.AvailableCommand[]> {
+    const mcp = (this.mcp?.manager.prompts() ?? []).map((p) => ({
       name: `${p.server}.${p.name}`,
       description: p.description ?? `MCP prompt from ${p.server}`,
       ...(p.arguments?.length ? { input: { hint: p.arguments.map((a) => a.name).join(' ') } } : {}),
     }));
+    const files = (await discoverPromptFiles(this.localFs, this.folders())).map((p) => ({
+      name: p.name,
+      description: p.description ?? `Prompt file ${path.relative(this.workspace, p.file).split(path.sep).join('/')}`,
+      input: { hint: 'optional text for the prompt' },
+    }));
+    return [...mcp, ...files];
+  }
+
+  /** Sends available_commands_update when the commands differ from those last sent (none sent for none at all). */
+  async advertiseCommands(): Promise<void> {
+    const commands = await this.commands().catch(() => undefined);
+    const text = JSON.stringify(commands);
+    if (!commands || text === this.advertised) return;
+    this.advertised = text;
+    await this.client.update(this.id, { sessionUpdate: 'available_commands_update', availableCommands: commands });
   }
 
   async prompt(blocks: readonly acp.ContentBlock[], requestSignal: AbortSignal): Promise<acp.StopReason> {
     if (this.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
-    const { text, attachments } = await this.promptText(blocks, requestSignal);
+    const { text, attachments, mode, tools } = await this.promptText(blocks, requestSignal);
     if (!text.trim() && attachments.length === 0) throw RequestError.invalidParams(undefined, 'the prompt is empty');
     const turn = new AbortController();
     this.turn = turn;
@@ -196,9 +231,12 @@ export class AcpSession {
     requestSignal.addEventListener('abort', onAbort, { once: true });
     try {
       await this.stored?.beginTurn();
-      const outcome = await this.session.send(text, turn.signal, attachments.length ? attachments : undefined);
+      // A prompt file's own mode and tools hold for its turn, as with `run "/name"`; the session's mode stays.
+      const outcome = await this.session.send(text, turn.signal, attachments.length ? attachments : undefined, mode ?? this.mode, tools);
       await this.stored?.endTurn();
       await this.pending.chain;
+      // A prompt file the turn wrote (or removed) shows in the client's command list.
+      await this.advertiseCommands().catch(() => undefined);
       if (turn.signal.aborted) return 'cancelled';
       return stopReason(outcome.reason, outcome.error);
     } finally {
@@ -220,9 +258,13 @@ export class AcpSession {
 
   /**
    * Text and resource links as the user's words, embedded text resources (a file or selection the editor
-   * attached) as attachments; a `/server.prompt args` command expands to the MCP prompt.
+   * attached) as attachments; a `/server.prompt args` command expands to the MCP prompt, a `/name rest` to the
+   * workspace's prompt file of that name (with its mode and tools).
    */
-  private async promptText(blocks: readonly acp.ContentBlock[], signal: AbortSignal): Promise<{ text: string; attachments: MessageAttachment[] }> {
+  private async promptText(
+    blocks: readonly acp.ContentBlock[],
+    signal: AbortSignal,
+  ): Promise<{ text: string; attachments: MessageAttachment[]; mode?: ChatMode; tools?: string[] }> {
     const parts: string[] = [];
     const attachments: MessageAttachment[] = [];
     for (const b of blocks) {
@@ -235,11 +277,18 @@ export class AcpSession {
     const text = parts.join('\n');
     const command = /^\/([\w-]+)\.([\w.-]+)(?:\s+(.*))?$/s.exec(text.trim());
     const prompt = command && this.mcp?.manager.prompts().find((p) => p.server === command[1] && p.name === command[2]);
-    if (!command || !prompt) return { text, attachments };
+    if (!command || !prompt) {
+      const task = await promptFileTask(text, this.localFs, this.folders());
+      return { text: task.text, attachments, ...(task.mode && { mode: task.mode }), ...(task.tools && { tools: task.tools }) };
+    }
     const values = (command[3] ?? '').trim().split(/\s+/).filter(Boolean);
     const args = Object.fromEntries((prompt.arguments ?? []).map((a, i) => [a.name, values[i] ?? ''] as const).filter(([, v]) => v !== ''));
     const result = await this.mcp!.manager.getPrompt(prompt.server, prompt.name, args, signal);
     return { text: result.messages.map((m) => m.text).join('\n\n'), attachments };
+  }
+
+  private folders() {
+    return [{ name: path.basename(this.workspace), path: this.workspace }];
   }
 
   /** A file inside the workspace by its relative path (as the editor's chips are labelled), anything else by its URI. */
