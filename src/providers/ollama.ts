@@ -1,17 +1,15 @@
 // ChatProvider for Ollama's `/api/chat` through the `ollama` package. One client per request, with a
 // fetch bound to that request's signal: `client.abort()` would abort every stream of a shared client.
 import { PromptCacheEstimate } from './promptCacheEstimate';
-import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse, type ShowResponse } from 'ollama';
+import { Ollama, type ChatRequest as OllamaChatRequest, type ShowResponse } from 'ollama';
 import {
   ProviderError,
   type ChatProvider,
   type ChatRequest,
   type ModelInfo,
   type ServerStatus,
-  type ServerTimings,
   type StreamDelta,
 } from '../core/provider';
-import type { ToolCall } from '../core/messages';
 import { EmbeddingUnavailableError } from '../core/embeddings';
 import { fetchWithSignal } from './abort';
 import { OLLAMA_CAPABILITIES } from './capabilities';
@@ -22,8 +20,7 @@ import {
   systemProviderClock,
   type ProviderClock,
 } from './clock';
-import { newToolCallId } from './ids';
-import { isRecord, nonNegative, positive } from './jsonValues';
+import { isRecord, positive } from './jsonValues';
 import {
   contextHint,
   emptyResponseError,
@@ -34,7 +31,8 @@ import {
 import { toOllamaMessages, toOllamaTools } from './ollamaMessages';
 import { redactUrl, refuseUrlCredentials } from './endpointSecrets';
 import { serverWordsFetch } from './serverWords';
-import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { streamReply } from './replyStream';
+import { OllamaChunks } from './ollamaChunks';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 import { needsReasoningBack } from '../core/reasoningModels';
 import { keepAliveMs, OVERFLOW_FIELDS, rejectsOverflowFields, thinkField, withoutOverflowFields } from './ollamaRequestFields';
@@ -316,33 +314,9 @@ export class OllamaProvider implements ChatProvider {
   }
 }
 
-/** The done line's durations (nanoseconds) in milliseconds; undefined when it has none. */
-function timingsOf(chunk: Record<string, unknown> | object): ServerTimings | undefined {
-  const c = chunk as Record<string, unknown>;
-  const ms = (v: unknown) => {
-    const ns = nonNegative(v);
-    return ns === undefined ? undefined : ns / 1e6;
-  };
-  const loadMs = ms(c.load_duration);
-  const promptMs = ms(c.prompt_eval_duration);
-  const generationMs = ms(c.eval_duration);
-  if (loadMs === undefined && promptMs === undefined && generationMs === undefined) return undefined;
-  return { ...(loadMs !== undefined && { loadMs }), ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
-}
-
 /** The num_ctx sent when none is configured: the model's maximum, capped at what most machines can hold. */
 export function defaultNumCtx(contextLength: number | undefined): number {
   return Math.min(contextLength ?? FALLBACK_NUM_CTX, NUM_CTX_CAP);
-}
-
-function toToolCall(raw: { function: { name: string; arguments: unknown }; id?: unknown }): ToolCall {
-  const args = raw.function.arguments;
-  return {
-    id: typeof raw.id === 'string' && raw.id ? raw.id : newToolCallId(),
-    name: raw.function.name,
-    // Objects as Ollama sends them; some proxies send a JSON string, which stays raw for the registry to parse.
-    arguments: typeof args === 'string' ? args : isRecord(args) ? args : {},
-  };
 }
 
 /** `model_info["<arch>.context_length"]`, e.g. `qwen3.context_length`. */
@@ -373,45 +347,4 @@ function normaliseHost(raw: string): string {
   }
   refuseUrlCredentials(url, raw, 'The Ollama host');
   return url.toString().replace(/\/+$/, '');
-}
-
-/** One reply's `/api/chat` lines: thinking, content, complete tool calls, and the done line with its counts. */
-class OllamaChunks implements ReplyChunks<ChatResponse> {
-  private readonly calls: ToolCall[] = [];
-  private reason: string | undefined;
-
-  constructor(private readonly estimateCached: (promptTokens: number) => number) {}
-
-  *read(chunk: ChatResponse): Iterable<ChunkDelta> {
-    const message = chunk.message;
-    if (message?.thinking) yield { type: 'thinking', text: message.thinking };
-    if (message?.content) yield { type: 'raw_text', text: message.content };
-    for (const raw of message?.tool_calls ?? []) this.calls.push(toToolCall(raw));
-    if (!chunk.done) return;
-    this.reason = chunk.done_reason || 'stop';
-    // Newer Ollama versions say how much of the prompt came from the loaded model's cache.
-    const cached = (chunk as { prompt_eval_cached_count?: unknown }).prompt_eval_cached_count;
-    const timings = timingsOf(chunk);
-    yield {
-      type: 'usage',
-      promptTokens: chunk.prompt_eval_count ?? 0,
-      completionTokens: chunk.eval_count ?? 0,
-      ...(typeof cached === 'number' && cached >= 0
-        ? { cachedTokens: cached }
-        : { cachedTokens: this.estimateCached(chunk.prompt_eval_count ?? 0), cachedEstimated: true }),
-      ...(timings && { timings }),
-    };
-  }
-
-  finishReason(): string | undefined {
-    return this.reason;
-  }
-
-  toolCalls(): Iterable<ToolCall> {
-    return this.calls;
-  }
-
-  sawToolCalls(): boolean {
-    return this.calls.length > 0;
-  }
 }

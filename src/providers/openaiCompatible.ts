@@ -9,7 +9,6 @@ import {
   type ChatRequest,
   type ModelInfo,
   type ServerStatus,
-  type ServerTimings,
   type StreamDelta,
 } from '../core/provider';
 import { EmbeddingUnavailableError } from '../core/embeddings';
@@ -21,8 +20,7 @@ import {
   systemProviderClock,
   type ProviderClock,
 } from './clock';
-import { newToolCallId } from './ids';
-import { isRecord, nonNegative } from './jsonValues';
+import { isRecord } from './jsonValues';
 import {
   abortedError,
   contextHint,
@@ -34,11 +32,10 @@ import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoo
 import { openaiServerStatus } from './openaiServerStatus';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 import { serverWordsFetch } from './serverWords';
-import { streamReply, type ChunkDelta, type ReplyChunks } from './replyStream';
+import { streamReply } from './replyStream';
+import { OpenAIChunks } from './openaiChunks';
 import { effortForBudget, needsReasoningBack, thinksInLevels } from '../core/reasoningModels';
-import { learningSpeed, planReading, progressFromLlamaCpp, promptSpeedFor, readingDeadlineMs, readingMessage, type PromptSpeed } from './readingTime';
-import type { ToolCall } from '../core/messages';
-import { ToolCallAccumulator, type ToolCallPiece } from './toolCallAccumulator';
+import { learningSpeed, planReading, promptSpeedFor, readingDeadlineMs, type PromptSpeed } from './readingTime';
 import { capitalise } from '../shared/format';
 import { checkApiKey, redactUrl, refuseUrlCredentials } from './endpointSecrets';
 
@@ -65,25 +62,6 @@ export interface OpenAICompatibleOptions {
   promptSpeed?: PromptSpeed;
 }
 
-/** The parts of a streamed chunk we read, including the non-standard reasoning fields. */
-interface StreamChunk {
-  choices?: Array<{
-    index?: number;
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: ToolCallPiece[];
-    } | null;
-    finish_reason?: string | null;
-  }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
-  /** llama.cpp: `cache_n` prompt tokens reused from the slot's cache, `prompt_n` read, and how long each part took. */
-  timings?: { cache_n?: number; prompt_n?: number; prompt_ms?: number; predicted_ms?: number } | null;
-  /** llama.cpp with `return_progress`: how far it read the prompt (counts include the cached prefix). */
-  prompt_progress?: { total?: number; cache?: number; processed?: number; time_ms?: number } | null;
-}
-
 const START_HINT =
   'Start the server: in LM Studio open the Developer tab and switch the server on (or run `lms server start`); ' +
   'for llama.cpp run `llama-server -m <model.gguf> --port 8080`; for vLLM run `vllm serve <model>`. ' +
@@ -103,8 +81,6 @@ function reasoningControls(request: ChatRequest, llamaCpp: boolean): object {
   return llamaCpp && request.think === false ? { chat_template_kwargs: { enable_thinking: false } } : {};
 }
 
-/** Reads shorter than this pass too quickly to be worth a status line. */
-const SHOWN_READ_TOKENS = 256;
 
 /** Short, so a model reloaded with another context length is noticed on the next turn. */
 const MODEL_INFO_TTL_MS = 5_000;
@@ -338,71 +314,4 @@ function normaliseBaseUrl(raw: string): string {
   refuseUrlCredentials(url, raw, 'The base URL');
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/v1';
   return url.toString().replace(/\/+$/, '');
-}
-
-/** The reused prompt tokens as the server reports them: OpenAI-style details (vLLM, newer llama.cpp), else llama.cpp's timings. */
-function reusedTokens(chunk: StreamChunk): number | undefined {
-  const details = chunk.usage?.prompt_tokens_details?.cached_tokens;
-  if (typeof details === 'number' && details >= 0) return details;
-  const fromTimings = chunk.timings?.cache_n;
-  return typeof fromTimings === 'number' && fromTimings >= 0 ? fromTimings : undefined;
-}
-
-/** llama.cpp's own timings of the request (LM Studio and vLLM send none). */
-function serverTimings(chunk: StreamChunk): ServerTimings | undefined {
-  const t = chunk.timings;
-  const promptMs = nonNegative(t?.prompt_ms);
-  const generationMs = nonNegative(t?.predicted_ms);
-  if (promptMs === undefined && generationMs === undefined) return undefined;
-  return { ...(promptMs !== undefined && { promptMs }), ...(generationMs !== undefined && { generationMs }) };
-}
-
-/** One reply's SSE chunks: reasoning, content, tool call pieces rebuilt by index, usage with the cached count. */
-class OpenAIChunks implements ReplyChunks<StreamChunk> {
-  private readonly calls = new ToolCallAccumulator(newToolCallId);
-  private sawCalls = false;
-  private reason: string | undefined;
-
-  constructor(private readonly estimateCached: (promptTokens: number) => number) {}
-
-  *read(chunk: StreamChunk): Iterable<ChunkDelta> {
-    // Reading progress is life (the chunk itself passed the first-byte guard) and worth showing on a long read.
-    const progress = progressFromLlamaCpp(chunk.prompt_progress);
-    if (progress && progress.total >= SHOWN_READ_TOKENS) yield { type: 'status', message: readingMessage(progress), reading: progress };
-    for (const choice of chunk.choices ?? []) {
-      if ((choice.index ?? 0) !== 0) continue;
-      const delta = choice.delta ?? {};
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (reasoning) yield { type: 'thinking', text: reasoning };
-      if (delta.content) yield { type: 'raw_text', text: delta.content };
-      for (const piece of delta.tool_calls ?? []) {
-        this.sawCalls = true;
-        this.calls.add(piece);
-      }
-      if (choice.finish_reason) this.reason = choice.finish_reason;
-    }
-    if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
-      const cached = reusedTokens(chunk);
-      const timings = serverTimings(chunk);
-      yield {
-        type: 'usage',
-        promptTokens: chunk.usage.prompt_tokens,
-        completionTokens: chunk.usage.completion_tokens ?? 0,
-        ...(cached !== undefined ? { cachedTokens: cached } : { cachedTokens: this.estimateCached(chunk.usage.prompt_tokens), cachedEstimated: true }),
-        ...(timings && { timings }),
-      };
-    }
-  }
-
-  finishReason(): string | undefined {
-    return this.reason;
-  }
-
-  toolCalls(): Iterable<ToolCall> {
-    return this.calls.finish();
-  }
-
-  sawToolCalls(): boolean {
-    return this.sawCalls;
-  }
 }
