@@ -25,14 +25,31 @@ export async function cliImages(
     const abs = path.resolve(cwd, file);
     const info = await stat(abs).catch(() => undefined);
     if (!info?.isFile()) return { ok: false, message: `--image ${file}: no such file` };
-    if (info.size > MAX_CLI_IMAGE_BYTES) {
-      return { ok: false, message: `--image ${file} is ${formatSize(info.size)}; the CLI sends images up to ${formatSize(MAX_CLI_IMAGE_BYTES)} (it cannot shrink them): attach a smaller copy` };
-    }
+    if (info.size > MAX_CLI_IMAGE_BYTES) return { ok: false, message: `--image ${tooLarge(file, info.size)}` };
     const made = imageFromBytes(new Uint8Array(await readFile(abs)), path.basename(file));
     if (!made.ok) return { ok: false, message: `--image ${made.message}` };
     images.push(made.image);
   }
-  // Asked even without --image: read_file of an image then gives a model that sees the picture.
+  return imagesForModel(images, provider, model, setting, signal);
+}
+
+/** Why an image of `size` bytes is refused (the limit named), after the name of it. */
+export function tooLarge(name: string, size: number): string {
+  return `${name} is ${formatSize(size)}; images up to ${formatSize(MAX_CLI_IMAGE_BYTES)} are sent (the CLI cannot shrink them): attach a smaller copy`;
+}
+
+/**
+ * Whether the model sees, and the images when it does; images for a model that does not see are refused with the
+ * note naming `--vision`. Shared by `run --image` and the ACP agent's image blocks.
+ */
+export async function imagesForModel(
+  images: ImagePart[],
+  provider: Pick<ChatProvider, 'modelInfo'>,
+  model: string,
+  setting: VisionSetting,
+  signal: AbortSignal,
+): Promise<CliImages> {
+  // Asked even without images: read_file of an image then gives a model that sees the picture.
   const vision = await visionFor(provider, model, setting, signal);
   if (images.length && !vision) return { ok: false, message: cannotSeeMessage(model, '--vision') };
   return { ok: true, images, vision };

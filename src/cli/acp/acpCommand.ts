@@ -83,8 +83,9 @@ export async function acpCommand(options: RunOptions, io: AcpIo, signal: AbortSi
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: canLoad,
-          // Text, resource links and embedded text resources (attached files and selections); no images yet.
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // Text, resource links, embedded text resources (attached files and selections) and images (for a model
+          // that sees; a prompt with images for one that does not is refused, naming --vision).
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: 'localharness', title: 'Local Harness', version: typeof VERSION === 'string' ? VERSION : 'dev' },

@@ -30,6 +30,9 @@ import type { ChatMode } from '../../core/modes/chatMode';
 import type { FileSystemPort } from '../../core/ports';
 import { discoverPromptFiles } from '../../core/prompts/promptFiles';
 import { promptFileTask } from '../promptFileTask';
+import type { ImagePart } from '../../core/images/imagePart';
+import { imagesForModel } from '../cliImages';
+import { acpImage, isImageResource } from './acpImages';
 
 /** What the connection lends every session: the client's methods and what it declared it can do. */
 export interface AcpClientPort {
@@ -94,6 +97,8 @@ export class AcpSession {
     /** Prompt files are read from the disk itself: they are the user's saved files, not an editor's buffers. */
     private readonly localFs: FileSystemPort,
     private mode: ChatMode,
+    /** Whether a model sees the images of a prompt (refused with the note when not), as `run --image` checks. */
+    private readonly seeing: (model: string, images: ImagePart[], signal: AbortSignal) => ReturnType<typeof imagesForModel>,
   ) {}
 
   static async open(input: OpenSessionInput): Promise<AcpSession> {
@@ -160,7 +165,9 @@ export class AcpSession {
     const session = buildSession(build(model));
     const models = await listedChatModels(provider, signal);
     const rebuild = (chosenModel: string, history: AgentSession['history']) => buildSession({ ...build(chosenModel), history });
-    return new AcpSession(id, session, model, models, rebuild, client, workspace, stored, mcp, confined, pending, local, options.mode ?? 'agent');
+    return new AcpSession(id, session, model, models, rebuild, client, workspace, stored, mcp, confined, pending, local, options.mode ?? 'agent', (m, images, s) =>
+      imagesForModel(images, provider, m, options.vision ?? 'auto', s),
+    );
   }
 
   /** The stored conversation as updates, so the client shows it as it was (session/load). */
@@ -223,8 +230,11 @@ export class AcpSession {
 
   async prompt(blocks: readonly acp.ContentBlock[], requestSignal: AbortSignal): Promise<acp.StopReason> {
     if (this.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
-    const { text, attachments, mode, tools } = await this.promptText(blocks, requestSignal);
-    if (!text.trim() && attachments.length === 0) throw RequestError.invalidParams(undefined, 'the prompt is empty');
+    const { text, attachments, mode, tools, images } = await this.promptText(blocks, requestSignal);
+    if (!text.trim() && attachments.length === 0 && images.length === 0) throw RequestError.invalidParams(undefined, 'the prompt is empty');
+    // Refused before anything is sent or recorded: a model that cannot see would answer about a picture it never got.
+    const seen = await this.seeing(this.model, images, requestSignal);
+    if (!seen.ok) throw RequestError.invalidParams({ model: this.model }, seen.message);
     const turn = new AbortController();
     this.turn = turn;
     const onAbort = () => turn.abort();
@@ -232,7 +242,7 @@ export class AcpSession {
     try {
       await this.stored?.beginTurn();
       // A prompt file's own mode and tools hold for its turn, as with `run "/name"`; the session's mode stays.
-      const outcome = await this.session.send(text, turn.signal, attachments.length ? attachments : undefined, mode ?? this.mode, tools);
+      const outcome = await this.session.send(text, turn.signal, attachments.length ? attachments : undefined, mode ?? this.mode, tools, { images: seen.images, vision: seen.vision });
       await this.stored?.endTurn();
       await this.pending.chain;
       // A prompt file the turn wrote (or removed) shows in the client's command list.
@@ -258,17 +268,20 @@ export class AcpSession {
 
   /**
    * Text and resource links as the user's words, embedded text resources (a file or selection the editor
-   * attached) as attachments; a `/server.prompt args` command expands to the MCP prompt, a `/name rest` to the
+   * attached) as attachments, image blocks (and embedded image blobs) as images; a `/server.prompt args` command expands to the MCP prompt, a `/name rest` to the
    * workspace's prompt file of that name (with its mode and tools).
    */
   private async promptText(
     blocks: readonly acp.ContentBlock[],
     signal: AbortSignal,
-  ): Promise<{ text: string; attachments: MessageAttachment[]; mode?: ChatMode; tools?: string[] }> {
+  ): Promise<{ text: string; attachments: MessageAttachment[]; images: ImagePart[]; mode?: ChatMode; tools?: string[] }> {
     const parts: string[] = [];
     const attachments: MessageAttachment[] = [];
+    const images: ImagePart[] = [];
     for (const b of blocks) {
       if (b.type === 'text') parts.push(b.text);
+      else if (b.type === 'image') images.push(acpImage(b, images.length + 1));
+      else if (b.type === 'resource' && isImageResource(b.resource)) images.push(acpImage({ data: b.resource.blob, mimeType: b.resource.mimeType, uri: b.resource.uri }, images.length + 1));
       else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
       else if (b.type === 'resource' && 'text' in b.resource) attachments.push({ label: this.labelOf(b.resource.uri), text: b.resource.text });
       else if (b.type === 'resource') throw RequestError.invalidParams(undefined, `the attached resource ${b.resource.uri} is binary; only text resources can be attached`);
@@ -279,12 +292,12 @@ export class AcpSession {
     const prompt = command && this.mcp?.manager.prompts().find((p) => p.server === command[1] && p.name === command[2]);
     if (!command || !prompt) {
       const task = await promptFileTask(text, this.localFs, this.folders());
-      return { text: task.text, attachments, ...(task.mode && { mode: task.mode }), ...(task.tools && { tools: task.tools }) };
+      return { text: task.text, attachments, images, ...(task.mode && { mode: task.mode }), ...(task.tools && { tools: task.tools }) };
     }
     const values = (command[3] ?? '').trim().split(/\s+/).filter(Boolean);
     const args = Object.fromEntries((prompt.arguments ?? []).map((a, i) => [a.name, values[i] ?? ''] as const).filter(([, v]) => v !== ''));
     const result = await this.mcp!.manager.getPrompt(prompt.server, prompt.name, args, signal);
-    return { text: result.messages.map((m) => m.text).join('\n\n'), attachments };
+    return { text: result.messages.map((m) => m.text).join('\n\n'), attachments, images };
   }
 
   private folders() {

@@ -49,7 +49,7 @@ for (const wire of WIRE_FORMATS) {
       const init = await c.initialize();
       assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
       assert.equal(init.agentCapabilities?.loadSession, false, 'no --db: nothing can be loaded');
-      assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: false, audio: false, embeddedContext: true });
+      assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: true, audio: false, embeddedContext: true });
       assert.equal(init.agentInfo?.name, 'localharness');
     });
 
