@@ -60,7 +60,8 @@ async function* budgetedChat(inner: ChatProvider, request: ChatRequest, budget: 
     if (delta.type !== 'thinking') continue;
     reasoning += delta.text;
     tokens += estimateTokens(delta.text);
-    if (tokens > budget) {
+    // Pieces estimated one by one overcount (words split across chunks): the whole decides once they pass.
+    if (tokens > budget && (tokens = estimateTokens(reasoning)) > budget) {
       cut = true;
       break; // closes the request: the server stops generating
     }

@@ -7,10 +7,22 @@ import type { ChatBody, ScriptedReply } from '../fakeLlm';
 
 export const CUT_REASONING_MARK = 'reached the thinking budget';
 
-const THOUGHT = 'Let me think about what the task needs, which file comes next and what the tool result said. ';
+const TOPICS = ['what the task needs', 'which file comes next', 'what the tool result said', 'whether the new name is right', 'if anything was done twice'];
+const ASIDES = ['and what the user asked for', 'before the next call', 'given the listing', 'as the notes are named', 'so nothing is lost', 'in the order of the files', 'with the workspace in mind'];
+
+/**
+ * Deliberation that goes on without looping: real overthinking wanders, it does not repeat one sentence verbatim
+ * (that would be a repetition loop, which the reply guard stops on its own). Two lists of coprime lengths: the text
+ * repeats only after 35 sentences, far longer than any loop the guard looks for.
+ */
+function deliberation(tokens: number): string {
+  let out = '';
+  for (let i = 0; out.length < tokens * 4; i++) out += `Let me think about ${TOPICS[i % TOPICS.length]}, ${ASIDES[i % ASIDES.length]}. `;
+  return out;
+}
 
 export function reasoningModel(inner: (request: ChatBody) => ScriptedReply, thinkingTokens: number): (request: ChatBody) => ScriptedReply {
-  const thinking = THOUGHT.repeat(Math.ceil((thinkingTokens * 4) / THOUGHT.length));
+  const thinking = deliberation(thinkingTokens);
   return (request) => {
     const messages = request.messages ?? [];
     const last = messages.at(-1);
