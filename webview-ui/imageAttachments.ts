@@ -1,7 +1,7 @@
 // Images in the message box: pasted, dropped or sent by the host (the explorer's "Attach Image to Chat"). Each is
 // drawn onto a canvas no larger than the setting's size (a GIF's first frame; metadata such as a photo's location
 // does not survive) and shown as a chip with a thumbnail until the message is sent.
-import { MAX_IMAGES_PER_MESSAGE, type ImageUpload } from '../src/shared/imageUpload';
+import { MAX_IMAGES_PER_MESSAGE, MAX_THUMBNAIL, THUMBNAIL_SIZE, type ImageUpload } from '../src/shared/imageUpload';
 import { h } from './dom';
 
 const TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
@@ -80,25 +80,32 @@ export class ImageAttachments {
       return;
     }
     try {
-      this.images.push({ name, dataUrl: await this.shrink(blob) });
+      const bitmap = await createImageBitmap(blob);
+      const jpeg = blob.type === 'image/jpeg' || blob.type === 'image/webp';
+      try {
+        // The chat keeps a small thumbnail of the sent message's image (the host has no image decoder).
+        const thumb = this.draw(bitmap, THUMBNAIL_SIZE, jpeg);
+        const thumbnail = thumb.length <= MAX_THUMBNAIL ? thumb : this.draw(bitmap, THUMBNAIL_SIZE, true);
+        this.images.push({ name, dataUrl: this.draw(bitmap, this.maxDimension, jpeg), ...(thumbnail.length <= MAX_THUMBNAIL && { thumbnail }) });
+      } finally {
+        bitmap.close();
+      }
       this.render();
     } catch (err) {
       this.onError(`${name} could not be read as an image (${err instanceof Error ? err.message : String(err)}).`);
     }
   }
 
-  /** Draws the picture (a GIF's first frame) at most maxDimension on its longer side; PNG keeps transparency. */
-  private async shrink(blob: Blob): Promise<string> {
-    const bitmap = await createImageBitmap(blob);
-    const scale = Math.min(1, this.maxDimension / Math.max(bitmap.width, bitmap.height));
+  /** Draws the picture (a GIF's first frame) at most `max` px on its longer side; PNG keeps transparency. */
+  private draw(bitmap: ImageBitmap, max: number, jpeg: boolean): string {
+    const scale = Math.min(1, max / Math.max(bitmap.width, bitmap.height));
     const canvas = this.doc.createElement('canvas');
     canvas.width = Math.max(1, Math.round(bitmap.width * scale));
     canvas.height = Math.max(1, Math.round(bitmap.height * scale));
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('no canvas');
     ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    bitmap.close();
-    return blob.type === 'image/jpeg' || blob.type === 'image/webp' ? canvas.toDataURL('image/jpeg', 0.88) : canvas.toDataURL('image/png');
+    return jpeg ? canvas.toDataURL('image/jpeg', 0.88) : canvas.toDataURL('image/png');
   }
 
   private render(): void {

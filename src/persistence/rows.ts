@@ -3,6 +3,8 @@ import type { ChatMessage, MessageAttachment, ToolCall } from '../core/messages'
 import type { Row } from './journaledDatabase';
 import { decodeBefore } from './checkpointCodec';
 import { IMAGE_MIMES, type ImageMime, type ImagePart } from '../core/images/imagePart';
+import { MAX_THUMBNAIL } from '../shared/chatModel';
+import { IMAGE_DATA_URL } from '../shared/imageUpload';
 import type { Checkpoint, SessionInfo, SessionStatus, StoredMessage, ToolAuditEntry, ToolOutcome } from './types';
 
 export function rowToSession(row: Row): SessionInfo {
@@ -125,6 +127,7 @@ function imagesOf(json: string): ImagePart[] {
     const r = a as Record<string, unknown>;
     if (typeof r.data !== 'string' || typeof r.name !== 'string' || !IMAGE_MIMES.includes(r.mimeType as ImageMime)) return [];
     const size = typeof r.width === 'number' && typeof r.height === 'number' ? { width: r.width, height: r.height } : {};
-    return [{ mimeType: r.mimeType as ImageMime, data: r.data, name: r.name, ...size }];
+    const thumbnail = typeof r.thumbnail === 'string' && r.thumbnail.length <= MAX_THUMBNAIL && IMAGE_DATA_URL.test(r.thumbnail) ? { thumbnail: r.thumbnail } : {};
+    return [{ mimeType: r.mimeType as ImageMime, data: r.data, name: r.name, ...size, ...thumbnail }];
   });
 }

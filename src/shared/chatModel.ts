@@ -2,6 +2,7 @@
 // Schemas (zod) and types in one place so the host and the webview validate the same shapes.
 // zod/mini (functional checks) keeps the webview bundle small: the classic API would add ~400 KB.
 import * as z from 'zod/mini';
+import { IMAGE_DATA_URL, MAX_IMAGES_PER_MESSAGE, MAX_THUMBNAIL } from './imageUpload';
 
 /** Longest tool argument / result text kept in the view state; the full text lives in the core's history. */
 export const MAX_TOOL_TEXT = 20_000;
@@ -40,10 +41,22 @@ const Compressed = z.optional(Text);
 
 /** The turn's mode when not Agent: a Plan turn's answer gets Act. */
 const TurnMode = z.optional(z.enum(['plan', 'ask']));
+/**
+ * An image of a user message as the chat shows it: its label and a small thumbnail (a data URL of at most 160 px,
+ * made by the panel), never the full picture, so snapshots stay light. No thumbnail: the label alone.
+ */
+export { MAX_THUMBNAIL };
+export const ChatImageSchema = z.object({
+  name: Short(400),
+  thumbnail: z.optional(z.string().check(z.maxLength(MAX_THUMBNAIL), z.regex(IMAGE_DATA_URL, 'a PNG, JPEG, WebP or GIF data URL'))),
+});
+export type ChatImage = z.infer<typeof ChatImageSchema>;
+const ChatImages = z.optional(z.array(ChatImageSchema).check(z.maxLength(MAX_IMAGES_PER_MESSAGE)));
 export const UserItemSchema = z.object({
   kind: z.literal('user'),
   id: Id,
   text: Text,
+  images: ChatImages,
   compressed: Compressed,
   /** The stored message this is (once saved): "Restore to here" names it. Absent for a chat that is not saved. */
   messageId: z.optional(z.int().check(z.positive())),
@@ -212,7 +225,7 @@ export const TurnEndReasonSchema = z.enum(['completed', 'task_completion', 'ask_
 
 /** Everything that changes the chat view. The host maps core AgentEvents to these. */
 export const ChatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn_start'), text: Text, mode: TurnMode }),
+  z.object({ type: z.literal('turn_start'), text: Text, mode: TurnMode, images: ChatImages }),
   z.object({ type: z.literal('round_start') }),
   z.object({ type: z.literal('status'), text: Text }),
   z.object({ type: z.literal('thinking'), text: Text }),

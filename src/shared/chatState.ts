@@ -15,7 +15,7 @@ export function reduceChat(state: ChatViewState, event: ChatEvent): ChatViewStat
       // The turn's cache tally starts over; the last request's counts stay until the next one.
       const { cache, ...context } = state.context;
       const kept = cache ? { ...context, cache: { last: cache.last, turn: { prompt: 0, cached: 0, estimated: false } } } : context;
-      return push({ ...state, busy: true, status: null, context: kept }, (id) => ({ kind: 'user', id, text: event.text, ...(event.mode && { mode: event.mode }) }));
+      return push({ ...state, busy: true, status: null, context: kept }, (id) => ({ kind: 'user', id, text: event.text, ...(event.mode && { mode: event.mode }), ...(event.images?.length && { images: event.images }) }));
     }
     case 'round_start':
       return closeStreaming(state);

@@ -83,6 +83,13 @@ describe('images in the editor', { timeout: 300_000 }, () => {
       assert.equal(sent.subarray(1, 4).toString('ascii'), 'PNG');
       assert.deepEqual([sent.readUInt32BE(16), sent.readUInt32BE(20)], [40, 30]);
       assert.match(await shownText(chat.userMessages.last()), /Attached: pasted image 1\.png \(40×30\)/);
+      // The sent message shows the image as a thumbnail (a data URL the CSP allows), decoded at its 40×30 size.
+      const thumb = chat.userMessages.last().locator('img.message-image');
+      assert.equal(await thumb.count(), 1);
+      assert.equal(await thumb.getAttribute('alt'), 'pasted image 1.png (40×30)');
+      assert.match((await thumb.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+      await waitUntil(async () => (await thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)) === 40, 10_000, 'the thumbnail decoded');
+      assert.equal(await thumb.evaluate((img) => (img as HTMLImageElement).naturalHeight), 30);
     });
   });
 

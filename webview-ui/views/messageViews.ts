@@ -1,4 +1,5 @@
 // The simple items: the user's message (plain text), display-only notices, and errors with next-step buttons.
+import type { ChatImage } from '../../src/shared/chatModel';
 import type { ChatItem, ErrorAction, ErrorItem, NoticeItem, UserItem } from '../../src/shared/protocol';
 import { h, setText } from '../dom';
 import type { ItemView, ViewContext } from './types';
@@ -13,6 +14,7 @@ export class UserView implements ItemView {
     this.el.dataset['id'] = item.id;
     this.body = h(ctx.doc, 'div', 'message-body', item.text);
     this.el.append(this.body);
+    if (item.images?.some((i) => i.thumbnail)) this.el.append(thumbnails(ctx.doc, item.images));
     this.setRestore(item.messageId);
   }
 
@@ -33,6 +35,29 @@ export class UserView implements ItemView {
   }
 
   dispose(): void {}
+}
+
+/** The sent images, small; a click shows one at its full thumbnail size and back. Without a thumbnail, the label line says it. */
+function thumbnails(doc: Document, images: readonly ChatImage[]): HTMLElement {
+  const row = h(doc, 'div', 'message-images');
+  for (const image of images) {
+    if (!image.thumbnail) continue;
+    const img = h(doc, 'img', 'message-image');
+    img.src = image.thumbnail;
+    img.alt = image.name;
+    img.title = image.name;
+    img.tabIndex = 0;
+    const toggle = () => img.classList.toggle('expanded');
+    img.addEventListener('click', toggle);
+    img.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        toggle();
+      }
+    });
+    row.append(img);
+  }
+  return row;
 }
 
 export class NoticeView implements ItemView {

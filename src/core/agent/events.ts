@@ -12,7 +12,7 @@ export type TurnEndReason =
 
 export type AgentEvent =
   /** `attachments`: the labels of what the user attached (`src/a.ts:3-5`), the code itself is on the message. */
-  | { type: 'turn_start'; turnId: string; message: string; attachments?: string[]; mode?: 'plan' | 'ask'; images?: string[] }
+  | { type: 'turn_start'; turnId: string; message: string; attachments?: string[]; mode?: 'plan' | 'ask'; images?: string[]; thumbnails?: Array<string | null> }
   | { type: 'round_start'; round: number }
   /** `reading`: the server is reading the prompt (tokens read of those it must read; `estimated` where it says nothing). */
   | { type: 'status'; message: string; reading?: ReadingProgress }

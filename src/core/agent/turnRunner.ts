@@ -150,6 +150,8 @@ export async function runTurn(
     ...(attachments && { attachments: attachments.map((a) => a.label) }),
     ...(config.mode && { mode: config.mode }),
     ...(images && { images: images.map(imageLabel) }),
+    // The chat's thumbnails (by index of `images`), when the panel made them.
+    ...(images?.some((i) => i.thumbnail) && { thumbnails: images.map((i) => i.thumbnail ?? null) }),
   });
   await append({ role: 'user', content: userText, ...(attachments && { attachments }), ...(images && { images }) });
 

@@ -10,6 +10,8 @@ export interface ImagePart {
   name: string;
   width?: number;
   height?: number;
+  /** A small data URL the chat shows for it (made by the panel); never sent to the model. */
+  thumbnail?: string;
 }
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';

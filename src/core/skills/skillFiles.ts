@@ -59,8 +59,9 @@ export async function discoverSkills(fs: FileSystemPort, sources: SkillSources, 
 export function renderSkillList(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
   // One short line each: twenty skills should cost a few hundred tokens, not the thousands their bodies would.
+  // The header only says how to use one; that a skill is for when it fits goes without saying.
   const lines = skills.map((s) => `${s.name}: ${s.description}`);
-  return `Skills (call load_skill when one fits):\n${lines.join('\n')}`;
+  return `Skills (load one with load_skill):\n${lines.join('\n')}`;
 }
 
 /** SKILL.md's body and the files beside it (relative), or the text of one of those files. */

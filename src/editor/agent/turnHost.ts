@@ -12,6 +12,7 @@ import type { SavedRun } from '../../core/orchestrator';
 import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
 import { userMessageText } from '../../shared/attachedMessage';
+import { chatImagesOf } from '../chat/chatImages';
 import { actText, type ChatMode } from '../../core/modes/chatMode';
 import { resolvePromptFile } from './promptFileTurn';
 import type { ChatStateStore } from '../chat/chatStateStore';
@@ -238,7 +239,7 @@ export class TurnHost {
     // A model that cannot see gets no images: say so plainly, keep the message and its images, send nothing.
     const vision = await visionFor(provider, model, settings.images.vision, signal);
     if (images.length && !vision) {
-      store.dispatch({ type: 'turn_start', text: userMessageText(text, images.map(imageLabel)) });
+      store.dispatch({ type: 'turn_start', text: userMessageText(text, images.map(imageLabel)), images: chatImagesOf(images) ?? [] });
       store.error(cannotSeeMessage(model, 'localharness.images.vision'), ['selectModel', 'openSettings']);
       store.dispatch({ type: 'turn_end', reason: 'error' });
       return;
@@ -331,6 +332,6 @@ function imagesOfUploads(uploads: readonly ImageUpload[]): ImagePart[] {
   return uploads.map((u) => {
     const image = imageFromDataUrl(u.dataUrl, u.name);
     if (!image) throw new Error(`${u.name} is not a PNG, JPEG, WebP or GIF image; remove it and try again.`);
-    return image;
+    return u.thumbnail ? { ...image, thumbnail: u.thumbnail } : image;
   });
 }

@@ -3,12 +3,19 @@ import type { AgentEvent } from '../../core/agent/events';
 import type { ChatEvent, ErrorAction } from '../../shared/protocol';
 import { userMessageText } from '../../shared/attachedMessage';
 import { planNotice, stepNotice } from '../orchestrator/orchestratorNotices';
+import { chatImagesOfEvent } from './chatImages';
+
+function turnImages(labels: string[] | undefined, thumbnails: Array<string | null> | undefined) {
+  const images = chatImagesOfEvent(labels, thumbnails);
+  return images ? { images } : {};
+}
 
 export function agentEventToChatEvents(event: AgentEvent): ChatEvent[] {
   switch (event.type) {
     case 'turn_start':
       // Attached code is for the model; the panel shows the question and the chips' labels.
-      return [{ type: 'turn_start', text: userMessageText(event.message, [...(event.attachments ?? []), ...(event.images ?? [])]), ...(event.mode && { mode: event.mode }) }];
+      // Images also come as small thumbnails (the chat is the user's record of what was sent).
+      return [{ type: 'turn_start', text: userMessageText(event.message, [...(event.attachments ?? []), ...(event.images ?? [])]), ...(event.mode && { mode: event.mode }), ...turnImages(event.images, event.thumbnails) }];
     case 'round_start':
       return [{ type: 'round_start' }];
     case 'status':

@@ -5,6 +5,7 @@ import type { ChatItem, ToolItem } from '../../shared/protocol';
 import { capText } from '../../shared/chatState';
 import { userMessageText } from '../../shared/attachedMessage';
 import { formatArguments } from './agentEventMapping';
+import { chatImagesOf } from './chatImages';
 
 /**
  * `notes`: notice lines to show before the message at that index (a planned run, where it happened). `turnIds`: the
@@ -31,7 +32,14 @@ export function itemsFromHistory(
       case 'user': {
         const stored = (message as { id?: unknown }).id;
         const messageId = typeof stored === 'number' && turnIds?.has(stored) ? stored : undefined;
-        items.push({ kind: 'user', id: id(), text: userMessageText(message.content, [...(message.attachments ?? []).map((a) => a.label), ...(message.images ?? []).map(imageLabel)]), ...(messageId !== undefined && { messageId }) });
+        const images = chatImagesOf(message.images);
+        items.push({
+          kind: 'user',
+          id: id(),
+          text: userMessageText(message.content, [...(message.attachments ?? []).map((a) => a.label), ...(message.images ?? []).map(imageLabel)]),
+          ...(images && { images }),
+          ...(messageId !== undefined && { messageId }),
+        });
         break;
       }
       case 'assistant':

@@ -35,3 +35,28 @@ test('images a message showed the model are stored with it and come back after a
     /"images" must be a list of \{mimeType, data, name\}/,
   );
 });
+
+test("an image's chat thumbnail is stored with it and comes back; a stored thumbnail that is no image data URL is dropped", async (t) => {
+  const file = path.join(tempDir(t), 'thumbs.db');
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+  const thumbnail = `data:image/png;base64,${png}`;
+  const id = await withStore(file, async (store) => {
+    const session = await store.createSession({ title: 'look', model: 'qwen2.5vl:7b', provider: 'ollama' });
+    await store.appendMessage(session.id, {
+      role: 'user',
+      content: 'What is this?',
+      images: [
+        { mimeType: 'image/png', data: png, name: 'dot.png', thumbnail },
+        { mimeType: 'image/png', data: png, name: 'odd.png', thumbnail: 'javascript:alert(1)' },
+      ],
+    });
+    return session.id;
+  });
+  await withStore(file, async (store) => {
+    const [message] = (await store.loadMessages(id)).map(recordedMessage);
+    assert.deepEqual(message!.images, [
+      { mimeType: 'image/png', data: png, name: 'dot.png', thumbnail },
+      { mimeType: 'image/png', data: png, name: 'odd.png' },
+    ]);
+  });
+});

@@ -35,7 +35,7 @@ test('discovery: workspace first, the first of a name wins, a skill needs a desc
     ['deploy', 'Deploy the app', 'ws'],
     ['style', 'House style', 'user'],
   ]);
-  assert.equal(renderSkillList(skills), 'Skills (call load_skill when one fits):\ndeploy: Deploy the app\nstyle: House style');
+  assert.equal(renderSkillList(skills), 'Skills (load one with load_skill):\ndeploy: Deploy the app\nstyle: House style');
   assert.equal(renderSkillList([]), '');
 });
 
