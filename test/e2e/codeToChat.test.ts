@@ -85,7 +85,8 @@ describe('code to chat in the editor', { timeout: 300_000 }, () => {
       // The chat shows the request with its chip, compactly: the question and the label, not the code.
       const user = chat.userMessages.filter({ hasText: FIX_MARKER }).last();
       await user.waitFor({ state: 'visible', timeout: 60_000 });
-      const shown = await shownText(user);
+      // The message's own text (the bubble also holds its "Restore to here" button once it is saved).
+      const shown = await shownText(user.locator('.message-body'));
       assert.match(shown, /Fix this problem reported by ts \(2322\) at line 4, column 7 of src\/broken\.ts: Type 'string' is not assignable to type 'number'\./);
       assert.match(shown, /\nAttached: src\/broken\.ts:1-5$/);
       assert.ok(!shown.includes('forty-two'), `the panel shows the chip, not the pasted code: ${shown}`);

@@ -209,7 +209,8 @@ describe('MCP prompts and resources in the editor', { timeout: 300_000 }, () => 
       await chat.send(`${RESOURCE_MARKER} What do these say?`);
       const user = chat.userMessages.filter({ hasText: 'What do these say?' }).last();
       await user.waitFor({ state: 'visible', timeout: 30_000 });
-      assert.match(await shownText(user), new RegExp(`\\nAttached: everything:${ARCHITECTURE_URI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \u00b7 everything:demo://resource/dynamic/text/3$`));
+      // The message's own text (the bubble also holds its "Restore to here" button since checkpoints).
+      assert.match(await shownText(user.locator('.message-body')), new RegExp(`\\nAttached: everything:${ARCHITECTURE_URI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \u00b7 everything:demo://resource/dynamic/text/3$`));
       await chat.assistantMessages.filter({ hasText: /Both resources arrived|UNEXPECTED/ }).waitFor({ timeout: 30_000 });
       await chat.waitIdle();
       assert.equal(await chat.assistantMessages.filter({ hasText: 'UNEXPECTED' }).count(), 0, 'the resources\u2019 text reached the model');
