@@ -98,16 +98,7 @@ export function toChatMessage(message: StoredMessage): ChatMessage {
 
 /** Stored attachments, each checked: a damaged entry is dropped rather than failing the whole session. */
 function attachmentsOf(json: string): MessageAttachment[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((a: unknown) => {
-    if (!a || typeof a !== 'object') return [];
-    const r = a as Record<string, unknown>;
+  return storedObjects(json).flatMap((r) => {
     if (typeof r.label !== 'string' || typeof r.text !== 'string') return [];
     return [{ label: r.label, text: r.text, ...(typeof r.languageId === 'string' && { languageId: r.languageId }), ...(typeof r.note === 'string' && { note: r.note }) }];
   });
@@ -115,6 +106,16 @@ function attachmentsOf(json: string): MessageAttachment[] {
 
 /** Stored images, each checked like attachments: a damaged entry is dropped, the message kept. */
 function imagesOf(json: string): ImagePart[] {
+  return storedObjects(json).flatMap((r) => {
+    if (typeof r.data !== 'string' || typeof r.name !== 'string' || !IMAGE_MIMES.includes(r.mimeType as ImageMime)) return [];
+    const size = typeof r.width === 'number' && typeof r.height === 'number' ? { width: r.width, height: r.height } : {};
+    const thumbnail = typeof r.thumbnail === 'string' && r.thumbnail.length <= MAX_THUMBNAIL && IMAGE_DATA_URL.test(r.thumbnail) ? { thumbnail: r.thumbnail } : {};
+    return [{ mimeType: r.mimeType as ImageMime, data: r.data, name: r.name, ...size, ...thumbnail }];
+  });
+}
+
+/** The objects of a stored JSON array column; damaged JSON or entries that are not objects are left out. */
+function storedObjects(json: string): Array<Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -122,12 +123,5 @@ function imagesOf(json: string): ImagePart[] {
     return [];
   }
   if (!Array.isArray(raw)) return [];
-  return raw.flatMap((a: unknown) => {
-    if (!a || typeof a !== 'object') return [];
-    const r = a as Record<string, unknown>;
-    if (typeof r.data !== 'string' || typeof r.name !== 'string' || !IMAGE_MIMES.includes(r.mimeType as ImageMime)) return [];
-    const size = typeof r.width === 'number' && typeof r.height === 'number' ? { width: r.width, height: r.height } : {};
-    const thumbnail = typeof r.thumbnail === 'string' && r.thumbnail.length <= MAX_THUMBNAIL && IMAGE_DATA_URL.test(r.thumbnail) ? { thumbnail: r.thumbnail } : {};
-    return [{ mimeType: r.mimeType as ImageMime, data: r.data, name: r.name, ...size, ...thumbnail }];
-  });
+  return raw.filter((a: unknown): a is Record<string, unknown> => !!a && typeof a === 'object');
 }
