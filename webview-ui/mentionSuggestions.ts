@@ -4,6 +4,7 @@
 import { mentionAtCursor, replaceMention, type MentionCandidate } from '../src/shared/mentions';
 import type { HostChannel } from './host';
 import { h } from './dom';
+import { hideListbox, showListbox } from './listbox';
 
 const LIST_ID = 'mention-suggestions';
 const ICONS: Record<MentionCandidate['kind'], string> = { file: '\u{1F4C4}', folder: '\u{1F4C1}', problems: '\u26A0', terminal: '>_', symbol: '\u0192' };
@@ -117,18 +118,12 @@ export class MentionSuggestions {
       if (c.detail) option.append(h(this.doc, 'span', 'slash-description', c.detail));
       return option;
     });
-    this.el.replaceChildren(...options);
-    this.el.hidden = false;
-    this.input.setAttribute('aria-activedescendant', `${LIST_ID}-${this.active}`);
-    options[this.active]?.scrollIntoView?.({ block: 'nearest' });
+    showListbox(this.el, this.input, LIST_ID, options, this.active);
   }
 
   private hide(): void {
-    if (this.el.hidden) return;
-    this.el.hidden = true;
-    this.el.replaceChildren();
+    if (!hideListbox(this.el, this.input)) return;
     this.shown = [];
     this.active = 0;
-    this.input.removeAttribute('aria-activedescendant');
   }
 }

@@ -4,6 +4,7 @@
 import { applySlashCommand, matchSlashCommands, slashQuery } from '../src/shared/slashCommand';
 import type { SlashCommand } from '../src/shared/protocol';
 import { h } from './dom';
+import { hideListbox, showListbox } from './listbox';
 
 const LIST_ID = 'slash-suggestions';
 
@@ -125,18 +126,12 @@ export class SlashSuggestions {
       if (about) option.append(h(this.doc, 'span', 'slash-description', about));
       return option;
     });
-    this.el.replaceChildren(...options);
-    this.el.hidden = false;
-    this.input.setAttribute('aria-activedescendant', `${LIST_ID}-${this.active}`);
-    options[this.active]?.scrollIntoView?.({ block: 'nearest' });
+    showListbox(this.el, this.input, LIST_ID, options, this.active);
   }
 
   private hide(): void {
-    if (this.el.hidden) return;
-    this.el.hidden = true;
-    this.el.replaceChildren();
+    if (!hideListbox(this.el, this.input)) return;
     this.shown = [];
     this.active = 0;
-    this.input.removeAttribute('aria-activedescendant');
   }
 }
