@@ -1,6 +1,9 @@
 // The one streaming interface every model provider implements.
 import type { ChatMessage, ToolCall, ToolDefinition } from './messages';
 
+/** `chat`: the conversation's own requests (its rounds, the compression pass that shares its prefix). `side`: the rest. */
+export type CacheSlot = 'chat' | 'side';
+
 export interface ProviderCapabilities {
   thinking: boolean;
   keepAlive: boolean;
@@ -47,6 +50,11 @@ export interface ChatRequest {
    * control where one exists (gpt-oss effort levels).
    */
   thinkingBudget?: number;
+  /**
+   * Whose cached prompt this request is (src/core/cacheSlot.ts): the chat's own, or side work that must not evict
+   * it. Servers with parallel slots (llama.cpp `id_slot`) keep the two apart; the others ignore it.
+   */
+  cacheSlot?: CacheSlot;
 }
 
 /** A named JSON Schema the reply must follow. */
@@ -72,6 +80,7 @@ export function toChatRequest(call: ModelCallOptions, tools: readonly ToolDefini
     ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
     ...(call.responseFormat !== undefined && { responseFormat: call.responseFormat }),
     ...(call.thinkingBudget !== undefined && { thinkingBudget: call.thinkingBudget }),
+    ...(call.cacheSlot !== undefined && { cacheSlot: call.cacheSlot }),
   };
 }
 

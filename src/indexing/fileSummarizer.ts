@@ -40,6 +40,8 @@ export class ModelFileSummarizer implements FileSummarizer {
       schema: FILE_SUMMARY_REPLY,
       name: FILE_SUMMARY_FORMAT_NAME,
       signal,
+      // Between turns the indexer summarizes the files the chat read: never in the chat's cache slot.
+      cacheSlot: 'side',
       temperature: o.temperature ?? DEFAULT_SUMMARY_TEMPERATURE,
       ...(o.maxTokens !== undefined && { maxTokens: o.maxTokens }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),

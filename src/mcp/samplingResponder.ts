@@ -45,6 +45,8 @@ async function answer(provider: ChatProvider, model: string, request: SamplingRe
     tools: [],
     signal,
     maxTokens: request.maxTokens,
+    // A server's request, not the chat's: it must not take the chat's cached prompt (src/core/cacheSlot.ts).
+    cacheSlot: 'side',
     ...(request.temperature !== undefined && { temperature: request.temperature }),
   })) {
     if (delta.type === 'text') {

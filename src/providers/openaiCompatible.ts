@@ -28,7 +28,8 @@ import {
   type ErrorContext,
 } from './networkErrors';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools } from './openaiMessages';
-import { infoFromModelEntry, llamaCppLoadedContext, lmStudioModelInfo, serverRoot } from './openaiModelInfo';
+import { infoFromModelEntry, llamaCppProps, lmStudioModelInfo, serverRoot, type LlamaCppProps } from './openaiModelInfo';
+import { LlamaCppSlots } from './llamaCppSlots';
 import { openaiServerStatus } from './openaiServerStatus';
 import { DEFAULT_EMBED_TIMEOUT_MS, DEFAULT_INFO_TIMEOUT_MS, withDeadline, type DeadlineCall, type DeadlineSettings } from './requestDeadline';
 import { serverWordsFetch } from './serverWords';
@@ -100,6 +101,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
   private readonly promptSpeed: PromptSpeed;
   /** Seen to be llama.cpp (`/props` answered): only it is sent llama.cpp's own request fields. */
   private llamaCpp = false;
+  /** Its slots, when llama.cpp: the chat and side work each keep one (`id_slot`). */
+  private readonly slots = new LlamaCppSlots();
 
   constructor(options: OpenAICompatibleOptions = {}) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
@@ -129,7 +132,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
     });
   }
 
-  chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+  async *chat(request: ChatRequest): AsyncGenerator<StreamDelta> {
+    if (request.cacheSlot) await this.slots.known(() => this.askProps(request.signal));
+    const idSlot = this.slots.idFor(request.cacheSlot);
     const body: ChatCompletionCreateParamsStreaming = {
       model: request.model,
       messages: toOpenAIMessages(request.messages, this.llamaCpp && needsReasoningBack(request.model)),
@@ -141,6 +146,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       ...(request.responseFormat !== undefined && { response_format: toOpenAIResponseFormat(request.responseFormat) }),
       // llama.cpp streams its reading progress; other servers may reject fields they do not know.
       ...(this.llamaCpp && ({ return_progress: true } as object)),
+      ...(idSlot !== undefined && ({ id_slot: idSlot } as object)),
       ...reasoningControls(request, this.llamaCpp),
     };
     const speed = this.promptSpeed.of(request.model);
@@ -159,7 +165,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       errorContext: this.errorContext(request.signal),
       mapError: (e) => this.mapClientError(e),
     });
-    return learningSpeed(stream, this.promptSpeed, request.model);
+    yield* learningSpeed(stream, this.promptSpeed, request.model);
   }
 
   /** The setup check measured how fast the server reads prompts. */
@@ -208,6 +214,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
         openaiServerStatus(this.fetchFn, serverRoot(this.baseUrl), model, () => this.listModels(bounded), bounded),
       );
       if (status.kind === 'llamacpp') this.llamaCpp = true;
+      this.slots.note(status.kind === 'llamacpp' ? { ...(status.slots !== undefined && { slots: status.slots }) } : undefined);
       return status;
     } catch (err) {
       throw toProviderError(err, this.errorContext(signal), (e) => this.mapClientError(e));
@@ -234,7 +241,10 @@ export class OpenAICompatibleProvider implements ChatProvider {
     const root = serverRoot(this.baseUrl);
     try {
       const fromLmStudio = await lmStudioModelInfo(this.fetchFn, root, model, signal);
-      if (fromLmStudio) return fromLmStudio;
+      if (fromLmStudio) {
+        this.slots.note(undefined);
+        return fromLmStudio;
+      }
       let info: ModelInfo = { name: model };
       try {
         const listed = await this.listModels(signal);
@@ -244,16 +254,26 @@ export class OpenAICompatibleProvider implements ChatProvider {
         if (err instanceof ProviderError && (err.kind === 'connection_refused' || err.kind === 'aborted')) throw err;
       }
       if (info.loadedContextLength === undefined) {
-        const loaded = await llamaCppLoadedContext(this.fetchFn, root, signal);
-        if (loaded) {
-          info = { ...info, loadedContextLength: loaded };
-          this.llamaCpp = true;
-        }
-      }
+        const props = await this.readProps(root, signal);
+        if (props?.nCtx) info = { ...info, loadedContextLength: props.nCtx };
+      } else this.slots.note(undefined);
       return info;
     } catch (err) {
       throw toProviderError(err, context);
     }
+  }
+
+  /** llama.cpp's `/props` (undefined elsewhere): what it says makes this provider send llama.cpp's own fields. */
+  private async readProps(root: string, signal: AbortSignal): Promise<LlamaCppProps | undefined> {
+    const props = await llamaCppProps(this.fetchFn, root, signal);
+    if (props) this.llamaCpp = true;
+    this.slots.note(props);
+    return props;
+  }
+
+  /** `/props` before a marked request when no model lookup said yet whether this is llama.cpp. */
+  private askProps(signal: AbortSignal): Promise<LlamaCppProps | undefined> {
+    return this.bounded('/props (its slots)', 'info', signal, (bounded) => this.readProps(serverRoot(this.baseUrl), bounded));
   }
 
   /** A request with its own short deadline (model info, embeddings). */

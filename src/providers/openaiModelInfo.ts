@@ -56,13 +56,21 @@ export function infoFromModelEntry(entry: ModelListEntry): ModelInfo {
   return info;
 }
 
-/** llama.cpp server's `/props`: the context size each slot runs with. */
-export async function llamaCppLoadedContext(fetchFn: typeof fetch, root: string, signal: AbortSignal): Promise<number | undefined> {
+/** What llama.cpp server's `/props` says: the context size each slot runs with, and how many slots it has (`-np`). */
+export interface LlamaCppProps {
+  nCtx?: number;
+  slots?: number;
+}
+
+/** llama.cpp server's `/props`; undefined when this server is not llama.cpp. */
+export async function llamaCppProps(fetchFn: typeof fetch, root: string, signal: AbortSignal): Promise<LlamaCppProps | undefined> {
   const body = await getJson(fetchFn, `${root}/props`, signal);
   if (!body || typeof body !== 'object') return undefined;
   const settings = (body as Record<string, unknown>).default_generation_settings;
   if (!settings || typeof settings !== 'object') return undefined;
-  return positive((settings as Record<string, unknown>).n_ctx);
+  const nCtx = positive((settings as Record<string, unknown>).n_ctx);
+  const slots = positive((body as Record<string, unknown>).total_slots);
+  return { ...(nCtx !== undefined && { nCtx }), ...(slots !== undefined && { slots }) };
 }
 
 /** GET returning parsed JSON, or undefined for any non-2xx or non-JSON answer. Network errors propagate. */

@@ -18,6 +18,7 @@ import { createToolPreFilter } from '../indexing/toolPreFilter';
 import { checkedToolProtocol } from '../core/setupCheck/memory';
 import { errorMessage } from '../shared/format';
 import { DEFAULT_THINKING_BUDGET, withThinkingBudget } from '../core/agent/thinkingBudget';
+import { inCacheSlot } from '../core/cacheSlot';
 
 /** What the host owns and lends the session: the model, the tools and approval, the workspace, the event bus. */
 export type SessionPorts = Pick<
@@ -87,8 +88,14 @@ export interface SessionBuild {
 export function buildSession(build: SessionBuild): AgentSession {
   const { ports, settings: s, recording } = build;
   const calibration = recording?.kv ?? build.calibration;
-  // Every model call of the session (rounds, planner, compression pass) keeps to the thinking budget.
-  const provider = withThinkingBudget(ports.provider, s.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
+  // Every model call of the session (rounds, planner, compression pass) keeps to the thinking budget. The chat's own
+  // calls keep to its cache slot; the planner and executor are side work (src/core/cacheSlot.ts).
+  const provider = withThinkingBudget(inCacheSlot(ports.provider, 'chat'), s.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
+  const orchestrator = build.orchestrator && {
+    ...build.orchestrator,
+    planner: { ...build.orchestrator.planner, provider: inCacheSlot(build.orchestrator.planner.provider, 'side') },
+    executor: { ...build.orchestrator.executor, provider: inCacheSlot(build.orchestrator.executor.provider, 'side') },
+  };
   const session: AgentSession = new AgentSession({
     ...ports,
     provider,
@@ -106,7 +113,7 @@ export function buildSession(build: SessionBuild): AgentSession {
     ...(recording && { onMessage: (m: ChatMessage) => recording.onMessage(m) }),
     ...(recording?.onMessageContext && { onMessageContext: (m: ChatMessage) => recording.onMessageContext!(m) }),
     ...(build.knowledge && { knowledge: build.knowledge }),
-    ...(build.orchestrator && { orchestrator: build.orchestrator }),
+    ...(orchestrator && { orchestrator }),
     toolSelector: createToolPreFilter({
       provider: ports.provider,
       registry: ports.registry,

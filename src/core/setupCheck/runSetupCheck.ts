@@ -8,6 +8,7 @@ import type { ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 import { formatCount } from '../../shared/format';
 import { checkEmbedding, type EmbeddingModels } from './embeddingCheck';
 import { ObservedProvider, type CallRecord } from './observedCall';
+import { inCacheSlot } from '../cacheSlot';
 import { overallVerdict } from './overall';
 import { skipped, type SetupReport } from './report';
 import { checkServer, serverLabel } from './serverCheck';
@@ -77,7 +78,8 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
   const before = server.status;
 
   // Tools first: the first chat request also times the cold load.
-  const observed = new ObservedProvider(provider, clock);
+  // The probes are side work: on a llama.cpp server with slots they leave the chat's cached prompt alone.
+  const observed = new ObservedProvider(inCacheSlot(provider, 'side'), clock);
   const caps = info?.capabilities;
   const serverSays = caps && caps.length > 0 ? (caps.includes('tools') ? 'yes' : 'no') : 'unknown';
   let native: ProbeResult | undefined;

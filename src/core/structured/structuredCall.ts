@@ -4,7 +4,7 @@
 // (file summaries) and, later, the planner.
 import type { z } from 'zod';
 import type { ChatMessage } from '../messages';
-import { toChatRequest, type ChatProvider, type ChatRequest } from '../provider';
+import { toChatRequest, type CacheSlot, type ChatProvider, type ChatRequest } from '../provider';
 import { extractJson } from './extractJson';
 import { describeIssues } from './issues';
 import { responseJsonSchema } from './responseSchema';
@@ -26,6 +26,8 @@ export interface StructuredCallInput<T> {
   maxTokens?: number;
   contextSize?: number;
   think?: boolean;
+  /** Whose cached prompt the calls are (src/core/cacheSlot.ts); index summaries and the planner are side work. */
+  cacheSlot?: CacheSlot;
 }
 
 export interface StructuredResult<T> {
@@ -60,6 +62,7 @@ export async function structuredCall<T>(input: StructuredCallInput<T>): Promise<
         ...(input.maxTokens !== undefined && { maxTokens: input.maxTokens }),
         ...(input.contextSize !== undefined && { contextSize: input.contextSize }),
         ...(input.think !== undefined && { think: input.think }),
+        ...(input.cacheSlot !== undefined && { cacheSlot: input.cacheSlot }),
       },
       [],
     );

@@ -93,8 +93,17 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
       }
       // A request the server refuses is never read into the cache.
       const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
-      const processing = next.reply.fault === 'http500' ? cache.refused(prompt) : cache.process(body, prompt);
-      await answerChat(reply, body, next.reply, processing, cache, options.progressBatchTokens ?? 512);
+      if (next.reply.fault === 'http500') {
+        await answerChat(reply, body, next.reply, cache.refused(prompt), cache, options.progressBatchTokens ?? 512);
+        return;
+      }
+      // The slot is held until the reply ends (or the client leaves), as llama-server's is.
+      const slot = await cache.claim(body);
+      try {
+        await answerChat(reply, body, next.reply, cache.process(body, prompt, slot), cache, options.progressBatchTokens ?? 512);
+      } finally {
+        cache.release(slot);
+      }
       return;
     }
     if (method === 'POST' && path === '/v1/embeddings') {
@@ -130,6 +139,10 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         model_path: `/models/${models[0]?.id ?? 'tiny'}.gguf`,
         ...(options.llamaCppBuild && { build_info: options.llamaCppBuild }),
       });
+      return;
+    }
+    if (method === 'GET' && path === '/slots' && options.llamaCppContext !== undefined) {
+      reply.json(200, cache.slotList(options.llamaCppContext));
       return;
     }
     if (method === 'GET' && path === '/version' && options.vllmVersion) {

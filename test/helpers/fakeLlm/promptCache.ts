@@ -15,7 +15,11 @@ export interface PromptCacheOptions {
   generatedTokensPerSecond?: number;
   /** Report the reused count in the server's own fields (default true; LM Studio reports none). */
   reportCached?: boolean;
-  /** KV cache slots (llama.cpp `-np`); a request picks one with `id_slot`, else the best prefix match or the oldest. */
+  /**
+   * KV cache slots (llama.cpp `-np`): a request picks one with `id_slot` (wrapping around, as llama-server does), else
+   * the idle slot with the best prefix match, else the least recently used idle one. A request waits while its slot
+   * (or, unpinned, every slot) is busy, as llama-server defers it (see claim()).
+   */
   slots?: number;
 }
 
@@ -48,21 +52,51 @@ const SLOT_SIMILARITY = 0.1;
 
 export class PromptCacheModel {
   readonly stats: PromptCacheStats = { requests: 0, promptTokens: 0, cachedTokens: 0, processedTokens: 0, newTokens: 0, log: [] };
-  private readonly slots: Array<{ prompt: string; usedAt: number }>;
+  private readonly slots: Array<{ prompt: string; usedAt: number; busy: boolean }>;
   private clock = 0;
+  private readonly freed: Array<() => void> = [];
 
   constructor(readonly options: PromptCacheOptions = {}) {
-    this.slots = Array.from({ length: Math.max(1, options.slots ?? 1) }, () => ({ prompt: '', usedAt: 0 }));
+    this.slots = Array.from({ length: Math.max(1, options.slots ?? 1) }, () => ({ prompt: '', usedAt: 0, busy: false }));
   }
 
   get reportsCached(): boolean {
     return this.options.reportCached !== false;
   }
 
-  /** Runs one request through the cache: which slot, how much was reused, how long the rest takes to read. */
-  process(body: ChatBody, promptTokens: number): PromptProcessing {
+  /**
+   * Takes a slot for a request, waiting as llama-server does: a task pinned to a busy slot, or an unpinned one while
+   * every slot is busy, is deferred until a slot frees. Give it back with release() when the reply ends.
+   */
+  async claim(body: ChatBody): Promise<number> {
     const rendered = renderChatTemplate(body);
-    const slot = this.pickSlot(body, rendered);
+    for (;;) {
+      const slot = this.pickSlot(body, rendered);
+      if (slot !== undefined && !this.slots[slot]!.busy) {
+        this.slots[slot]!.busy = true;
+        return slot;
+      }
+      await new Promise<void>((resolve) => this.freed.push(resolve));
+    }
+  }
+
+  release(slot: number): void {
+    this.slots[slot]!.busy = false;
+    for (const wake of this.freed.splice(0)) wake();
+  }
+
+  /** The slots as llama-server's `GET /slots` lists them (the fields a client reads). */
+  slotList(nCtx: number): Array<Record<string, unknown>> {
+    return this.slots.map((s, id) => ({ id, id_task: s.usedAt ? s.usedAt - 1 : -1, n_ctx: nCtx, speculative: false, is_processing: s.busy }));
+  }
+
+  /**
+   * Runs one request through the cache: which slot (`slot`: the one claim() gave it), how much was reused, how long
+   * the rest takes to read.
+   */
+  process(body: ChatBody, promptTokens: number, claimed?: number): PromptProcessing {
+    const rendered = renderChatTemplate(body);
+    const slot = claimed ?? this.pickSlot(body, rendered) ?? 0;
     const common = this.options.enabled === false ? 0 : commonPrefixLength(this.slots[slot]!.prompt, rendered);
     // Tokens scale with characters; a prompt identical to the cached one still reads its last token.
     const cachedTokens = Math.min(Math.max(0, promptTokens - 1), Math.floor((promptTokens * common) / Math.max(1, rendered.length)));
@@ -71,7 +105,7 @@ export class PromptCacheModel {
     const newTokens = Math.max(1, Math.ceil((promptTokens * grown) / Math.max(1, rendered.length)));
     const rate = this.options.promptTokensPerSecond;
     const result: PromptProcessing = { promptTokens, cachedTokens, processedTokens, newTokens, promptMs: rate ? (processedTokens / rate) * 1000 : 0, slot };
-    this.slots[slot] = { prompt: rendered, usedAt: ++this.clock };
+    this.slots[slot] = { prompt: rendered, usedAt: ++this.clock, busy: this.slots[slot]!.busy };
     this.stats.requests++;
     this.stats.promptTokens += promptTokens;
     this.stats.cachedTokens += cachedTokens;
@@ -92,22 +126,23 @@ export class PromptCacheModel {
     return rate ? (tokens / rate) * 1000 : 0;
   }
 
-  private pickSlot(body: ChatBody, rendered: string): number {
+  /** The slot a request goes to (pinned: its own, busy or not), or undefined when it is unpinned and all are busy. */
+  private pickSlot(body: ChatBody, rendered: string): number | undefined {
     const asked = body.id_slot;
-    if (typeof asked === 'number' && Number.isInteger(asked) && asked >= 0 && asked < this.slots.length) return asked;
+    if (typeof asked === 'number' && Number.isInteger(asked) && asked >= 0) return asked % this.slots.length;
     let best = -1;
     let bestShare = 0;
     this.slots.forEach((s, i) => {
-      const share = s.prompt ? commonPrefixLength(s.prompt, rendered) / rendered.length : 0;
+      const share = s.prompt && !s.busy ? commonPrefixLength(s.prompt, rendered) / rendered.length : 0;
       if (share > bestShare) {
         best = i;
         bestShare = share;
       }
     });
-    if (best >= 0 && bestShare >= SLOT_SIMILARITY) return best;
-    let oldest = 0;
+    if (best >= 0 && bestShare > SLOT_SIMILARITY) return best;
+    let oldest: number | undefined;
     this.slots.forEach((s, i) => {
-      if (s.usedAt < this.slots[oldest]!.usedAt) oldest = i;
+      if (!s.busy && (oldest === undefined || s.usedAt < this.slots[oldest]!.usedAt)) oldest = i;
     });
     return oldest;
   }
