@@ -21,6 +21,8 @@ export interface PromptCacheOptions {
    * (or, unpinned, every slot) is busy, as llama-server defers it (see claim()).
    */
   slots?: number;
+  /** llama-server's `--slot-prompt-similarity`: 0.1 by default, 0.5 in builds before late 2025. */
+  slotPromptSimilarity?: number;
 }
 
 export interface PromptProcessing {
@@ -47,7 +49,7 @@ export interface PromptCacheStats {
   log: PromptProcessing[];
 }
 
-/** llama.cpp picks the slot with the most similar prompt only above this share of common prefix. */
+/** llama.cpp picks the slot with the most similar prompt only above this share of common prefix (its default). */
 const SLOT_SIMILARITY = 0.1;
 
 export class PromptCacheModel {
@@ -139,7 +141,7 @@ export class PromptCacheModel {
         bestShare = share;
       }
     });
-    if (best >= 0 && bestShare > SLOT_SIMILARITY) return best;
+    if (best >= 0 && bestShare > (this.options.slotPromptSimilarity ?? SLOT_SIMILARITY)) return best;
     let oldest: number | undefined;
     this.slots.forEach((s, i) => {
       if (!s.busy && (oldest === undefined || s.usedAt < this.slots[oldest]!.usedAt)) oldest = i;
