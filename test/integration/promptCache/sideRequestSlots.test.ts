@@ -89,7 +89,7 @@ async function chatThenSideThenChat(serverOptions: FakeOpenAIOptions) {
   assert.equal((await newChat().send('Start over: hello', signal)).reason, 'completed');
   const log = server.promptCache!.stats.log;
   assert.equal(log.length, server.requests.length, 'every request went through the cache');
-  return { server, log, chat: server.requests.flatMap((body, n) => (isSummary(body) ? [] : [{ body, processing: log[n]! }])) };
+  return { server, log, chat: (server.requests as ChatBody[]).flatMap((body, n) => (isSummary(body) ? [] : [{ body, processing: log[n]! }])) };
 }
 
 const wire = (value: unknown) => JSON.stringify(value);
