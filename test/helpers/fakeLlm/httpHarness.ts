@@ -50,6 +50,8 @@ export class ReplyWriter {
   constructor(
     readonly res: ServerResponse,
     onClientAbort: () => void,
+    /** Virtual milliseconds per real one (test/helpers/timeLapse.ts): the server's waits follow the client's clock. */
+    private readonly timeScale = 1,
   ) {
     res.on('close', () => {
       this.clientGone = true;
@@ -66,7 +68,7 @@ export class ReplyWriter {
   sleep(ms: number): Promise<void> {
     if (ms <= 0 || this.clientGone) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = setTimeout(resolve, ms / this.timeScale);
       this.goneWaiters.push(() => {
         clearTimeout(timer);
         resolve();
@@ -112,7 +114,8 @@ export interface Harness {
   recordChat(body: Record<string, unknown>): void;
 }
 
-export async function startHarness(router: Router, urlSuffix: string): Promise<Harness> {
+/** `timeScale`: the server's waits (reading, generating, delays) pass this many times faster than real time. */
+export async function startHarness(router: Router, urlSuffix: string, timeScale = 1): Promise<Harness> {
   const requests: Array<Record<string, unknown>> = [];
   const log: RecordedRequest[] = [];
   let clientAborts = 0;
@@ -131,7 +134,7 @@ export async function startHarness(router: Router, urlSuffix: string): Promise<H
       const url = new URL(req.url ?? '/', 'http://fake');
       const method = req.method ?? 'GET';
       log.push({ method, path: url.pathname, body, headers: req.headers });
-      const reply = new ReplyWriter(res, onClientAbort);
+      const reply = new ReplyWriter(res, onClientAbort, timeScale);
       router({ req, path: url.pathname, method, body, bodyText, reply }).catch((err: unknown) => {
         if (!res.headersSent) reply.json(500, { error: `fake server bug: ${String(err)}` });
         else res.destroy();

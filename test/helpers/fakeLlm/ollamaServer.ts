@@ -29,6 +29,8 @@ export interface FakeOllamaModel {
 export interface FakeOllamaOptions {
   /** Named in the "script ran out" error. */
   name?: string;
+  /** Its waits run this many times faster, on the same time-lapse clock as the client (test/helpers/timeLapse.ts). */
+  timeLapse?: number;
   /** Validate the conversation as vLLM / OpenAI do (badReplies.ts): a malformed one gets 400 with the reason. */
   strict?: boolean;
   /**
@@ -154,7 +156,7 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
     }
     reply.res.writeHead(404, { 'content-type': 'text/plain' });
     reply.res.end('404 page not found');
-  }, '');
+  }, '', options.timeLapse);
   return Object.assign(harness.handle, { promptCache: cache });
 }
 

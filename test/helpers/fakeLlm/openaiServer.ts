@@ -30,6 +30,8 @@ export interface FakeOpenAIModel {
 export interface FakeOpenAIOptions {
   /** Named in the "script ran out" error. */
   name?: string;
+  /** Its waits run this many times faster, on the same time-lapse clock as the client (test/helpers/timeLapse.ts). */
+  timeLapse?: number;
   /** Validate the conversation as vLLM / OpenAI do (badReplies.ts): a malformed one gets 400 with the reason. */
   strict?: boolean;
   /** Default: one model "tiny" (max 32768, loaded with 4096). */
@@ -150,7 +152,7 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
       return;
     }
     reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });
-  }, '/v1');
+  }, '/v1', options.timeLapse);
   return Object.assign(harness.handle, { promptCache: cache });
 }
 
