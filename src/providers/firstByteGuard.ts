@@ -16,6 +16,8 @@ export interface FirstByteOptions {
   serverLabel: string;
   /** The read this request needs, when the speed is known: the status estimates its progress. */
   reading?: ReadingPlan;
+  /** Told how long the first item took (a server that reports no reading time is timed by it). */
+  onFirstItem?: (waitedMs: number) => void;
 }
 
 export type Guarded<T> = { kind: 'status'; message: string; reading?: ReadingProgress } | { kind: 'item'; value: T };
@@ -75,6 +77,7 @@ export async function* guardFirstItem<T>(
         );
       }
       result = winner.r;
+      options.onFirstItem?.(options.clock.now() - started);
       break;
     }
   } finally {

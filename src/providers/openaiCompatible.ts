@@ -151,6 +151,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     };
     const speed = this.promptSpeed.of(request.model);
     const reading = speed === undefined ? undefined : planReading(speed, request.messages, request.tools, this.cacheEstimate.reusedShare(request.model, request.messages, request.tools));
+    let firstByteMs: number | undefined;
     const stream = streamReply({
       signal: request.signal,
       open: (signal) => this.client.chat.completions.create(body, { signal }),
@@ -161,11 +162,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
         statusDelayMs: this.loadingStatusDelayMs,
         clock: this.clock,
         ...(reading && { reading }),
+        onFirstItem: (waited) => (firstByteMs = waited),
       },
       errorContext: this.errorContext(request.signal),
       mapError: (e) => this.mapClientError(e),
     });
-    yield* learningSpeed(stream, this.promptSpeed, request.model);
+    yield* learningSpeed(stream, this.promptSpeed, request.model, () => firstByteMs);
   }
 
   /** The setup check measured how fast the server reads prompts. */

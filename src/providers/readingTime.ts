@@ -108,10 +108,22 @@ export function promptSpeedFor(serverUrl: string): PromptSpeed {
   return speed;
 }
 
-/** Passes a reply through, learning the prompt speed from its usage (the server's own reading time). */
-export async function* learningSpeed(stream: AsyncIterable<StreamDelta>, speed: PromptSpeed, model: string): AsyncGenerator<StreamDelta> {
+/**
+ * Passes a reply through, learning the prompt speed from its usage: the server's own reading time, or, where it
+ * reports none (LM Studio, vLLM), the wait for its first byte (`firstByteMs()`), which also holds the first token
+ * and any model load, so the speed comes out low and the deadline long rather than short.
+ */
+export async function* learningSpeed(
+  stream: AsyncIterable<StreamDelta>,
+  speed: PromptSpeed,
+  model: string,
+  firstByteMs: () => number | undefined = () => undefined,
+): AsyncGenerator<StreamDelta> {
   for await (const delta of stream) {
-    if (delta.type === 'usage') speed.learn(model, delta);
+    if (delta.type === 'usage') {
+      const waited = delta.timings?.promptMs === undefined ? firstByteMs() : undefined;
+      speed.learn(model, waited === undefined ? delta : { ...delta, timings: { ...delta.timings, promptMs: waited } });
+    }
     yield delta;
   }
 }

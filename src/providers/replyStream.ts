@@ -34,7 +34,7 @@ export interface ReplyStreamOptions<Chunk> {
   chunks: ReplyChunks<Chunk>;
   /** "Ollama at http://…", for messages. */
   label: string;
-  firstByte: { timeoutMs: number; statusDelayMs: number; clock: ProviderClock; reading?: ReadingPlan };
+  firstByte: { timeoutMs: number; statusDelayMs: number; clock: ProviderClock; reading?: ReadingPlan; onFirstItem?: (waitedMs: number) => void };
   errorContext: ErrorContext;
   /** The client library's own errors as ProviderErrors; `produced` says whether any content came first. */
   mapError: (err: unknown, produced: boolean) => ProviderError | undefined;

@@ -11,6 +11,7 @@ import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatibl
 import { PromptSpeed } from '../../../src/providers/readingTime';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
 import { collect, collectUntilError, signal, textOf } from '../../helpers/fakeLlm/streamHelpers';
+import { timeLapseClock } from '../../helpers/timeLapse';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {
@@ -140,6 +141,30 @@ describe('reading-aware first-byte deadline', () => {
     assert.ok(first.length > 0 && first[0]!.total > 2500, `a new session reads everything (${first[0]?.total})`);
     assert.ok(second.length > 0 && second[0]!.total < 500, `the kept prefix: only the new part is expected (${second[0]?.total})`);
     assert.ok(third.length > 0 && third[0]!.total > 2500, `after keep_alive everything again (${third[0]?.total})`);
+  });
+
+  test('LM Studio (no reading time in its replies): the speed is learned from the wait for the first byte, so a later long read completes, with an estimate', async () => {
+    // On a 10x time-lapse clock shared with the server (test/helpers/timeLapse.ts): 0.8 s, then 6 s of reading.
+    const clock = timeLapseClock(10);
+    const server = await startFakeOpenAIServer(
+      [
+        { text: 'ok', usage: { prompt: 400, completion: 1 } },
+        { text: 'Done.', usage: { prompt: 3000, completion: 2 } },
+      ],
+      { promptCache: { promptTokensPerSecond: READ_RATE, reportCached: false }, timeLapse: 10 },
+    );
+    servers.push(server);
+    const speed = new PromptSpeed();
+    const provider = new OpenAICompatibleProvider({ baseUrl: server.url, firstByteTimeoutMs: SLACK_MS, loadingStatusDelayMs: 500, clock, promptSpeed: speed });
+    await provider.modelInfo('tiny', signal());
+    await collect(provider.chat(request('tiny', longPrompt(400))));
+    const learned = speed.of('tiny');
+    assert.ok(learned !== undefined && learned <= READ_RATE * 1.05 && learned > READ_RATE * 0.6, `learned a little under ${READ_RATE} tokens/s (${learned})`);
+    const deltas = await collect(provider.chat(request('tiny', longPrompt(3000))));
+    assert.equal(textOf(deltas), 'Done.');
+    assert.equal(server.requests.length, 2, 'nothing re-sent');
+    const shown = readingStatuses(deltas);
+    assert.ok(shown.length >= 3 && shown.every((s) => s.estimated === true), `an estimate while LM Studio says nothing (${shown.length})`);
   });
 
   test('Ollama: the speed is also learned from earlier replies (prompt_eval_count / prompt_eval_duration)', async () => {
