@@ -169,8 +169,11 @@ export interface ChatProvider {
   modelInfo(model: string, signal: AbortSignal): Promise<ModelInfo>;
   /** The server's kind and version and the model's loaded state, asked fresh (the setup check). Throws ProviderError. */
   serverStatus?(model: string, signal: AbortSignal): Promise<ServerStatus>;
-  /** The setup check measured how fast the server reads prompts: first-byte deadlines allow for long reads. */
-  notePromptSpeed?(model: string, tokensPerSecond: number): void;
+  /**
+   * The setup check measured how fast the server reads prompts: first-byte deadlines allow for long reads.
+   * `ifUnknown`: a stored measurement, kept only where replies have not taught a speed yet.
+   */
+  notePromptSpeed?(model: string, tokensPerSecond: number, ifUnknown?: boolean): void;
   /**
    * One embedding per input, in order (large inputs are sent in batches). Throws EmbeddingUnavailableError
    * (src/core/embeddings.ts) when the server has no such model or it cannot embed; otherwise ProviderError.

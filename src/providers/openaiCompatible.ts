@@ -171,7 +171,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 
   /** The setup check measured how fast the server reads prompts. */
-  notePromptSpeed(model: string, tokensPerSecond: number): void {
+  notePromptSpeed(model: string, tokensPerSecond: number, ifUnknown = false): void {
+    if (ifUnknown && this.promptSpeed.of(model) !== undefined) return;
     this.promptSpeed.set(model, tokensPerSecond);
   }
 

@@ -15,7 +15,7 @@ import { AgentSession, type AgentSessionOptions, type SessionKnowledge } from '.
 import type { RiskLevel } from '../core/tools/tool';
 import type { SessionSkillsOptions } from '../core/skills/sessionSkills';
 import { createToolPreFilter } from '../indexing/toolPreFilter';
-import { checkedToolProtocol } from '../core/setupCheck/memory';
+import { checkedToolProtocol, recallPromptSpeed } from '../core/setupCheck/memory';
 import { errorMessage } from '../shared/format';
 import { DEFAULT_THINKING_BUDGET, withThinkingBudget } from '../core/agent/thinkingBudget';
 import { inCacheSlot } from '../core/cacheSlot';
@@ -96,6 +96,8 @@ export function buildSession(build: SessionBuild): AgentSession {
     planner: { ...build.orchestrator.planner, provider: inCacheSlot(build.orchestrator.planner.provider, 'side') },
     executor: { ...build.orchestrator.executor, provider: inCacheSlot(build.orchestrator.executor.provider, 'side') },
   };
+  // Read before the first request, which waits for the model lookup's round trip; a report that cannot be read is none.
+  if (build.setupChecks) recallPromptSpeed(build.setupChecks, ports.provider, ports.model).catch(() => undefined);
   const session: AgentSession = new AgentSession({
     ...ports,
     provider,

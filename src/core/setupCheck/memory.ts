@@ -61,6 +61,17 @@ export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: 
 }
 
 /**
+ * The prompt speed a stored setup check measured, for a process that has not seen this server read yet (the CLI's
+ * `run` after `doctor`, the editor after a restart): the first long read is then given the time it needs.
+ */
+export async function recallPromptSpeed(store: KeyValuePort, provider: ChatProvider, model: string): Promise<void> {
+  if (!provider.notePromptSpeed) return;
+  const report = await loadSetupReport(store, provider.id, provider.baseUrl, model);
+  const speed = report?.speed.promptTokensPerSecond;
+  if (typeof speed === 'number' && speed > 0) provider.notePromptSpeed(model, speed, true);
+}
+
+/**
  * The setup check's say on a session's tool protocol (with `auto`; src/core/resilience/turnHooks.ts asks): a model
  * the check found not calling tools natively starts with text-based calls, and the notice says why.
  */

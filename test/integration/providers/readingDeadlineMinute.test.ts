@@ -29,6 +29,9 @@ import { jsonRenderer, textRenderer } from '../../../src/cli/render';
 import { startFakeOllamaServer, startFakeOpenAIServer, type ChatBody, type FakeServerHandle, type ScriptedReply } from '../../helpers/fakeLlm';
 import { setupProbeModel } from '../../helpers/weakModels/probeModels';
 import { timeLapseClock } from '../../helpers/timeLapse';
+import { MemoryKv } from '../../helpers/memoryKv';
+import { keepSetupCheck } from '../../../src/core/setupCheck/memory';
+import type { KeyValuePort } from '../../../src/core/context/calibration';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {
@@ -63,7 +66,7 @@ interface Rendered {
   json: Array<AgentEvent>;
 }
 
-async function turnOn(provider: ChatProvider, model: string): Promise<{ reason: string; rendered: Rendered }> {
+async function turnOn(provider: ChatProvider, model: string, setupChecks?: KeyValuePort): Promise<{ reason: string; rendered: Rendered }> {
   const fs = new NodeFileSystem();
   const root = mkdtempSync(path.join(tmpdir(), 'lh-minute-'));
   const registry = new ToolRegistry();
@@ -86,6 +89,7 @@ async function turnOn(provider: ChatProvider, model: string): Promise<{ reason: 
       systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
     },
     settings: { agent: { toolProtocol: 'native' } },
+    ...(setupChecks && { setupChecks }),
     notice: () => undefined,
   });
   const outcome = await session.send(longTask(TASK_TOKENS), new AbortController().signal);
@@ -129,37 +133,44 @@ describe('a 60-second read with a 20-second slack', { concurrency: true }, () =>
     assert.match(lines[0]!, /^\[Reading the prompt: 512 \/ [\d,]+ tokens\]$/);
   });
 
-  test('Ollama: after the setup check measured the speed, the deadline allows for the read; an estimate is shown; one request', async () => {
-    const clock = timeLapseClock(FACTOR);
-    const model = { name: 'qwen3:8b', contextLength: 40960, capabilities: ['completion', 'tools'] };
-    const server = await startFakeOllamaServer(answering(setupProbeModel({ native: 'native', text: 'follows' })), {
-      models: [model],
-      promptCache: { promptTokensPerSecond: READ_RATE },
-      timeLapse: FACTOR,
+  for (const where of ['the same process', 'a later process (its stored report)'] as const) {
+    test(`Ollama: after the setup check measured the speed (${where}), the deadline allows for the read; an estimate is shown; one request`, async () => {
+      const clock = timeLapseClock(FACTOR);
+      const model = { name: 'qwen3:8b', contextLength: 40960, capabilities: ['completion', 'tools'] };
+      const server = await startFakeOllamaServer(answering(setupProbeModel({ native: 'native', text: 'follows' })), {
+        models: [model],
+        promptCache: { promptTokensPerSecond: READ_RATE },
+        timeLapse: FACTOR,
+      });
+      servers.push(server);
+      const checked = new OllamaProvider({ host: server.url, firstByteTimeoutMs: SLACK_MS, clock, promptSpeed: new PromptSpeed() });
+      const result = await runSetupCheck({ provider: checked, model: model.name, toolProtocol: 'auto', embeddingModels: {}, clock, signal: AbortSignal.timeout(60_000) });
+      const measured = result.report.speed.promptTokensPerSecond;
+      assert.ok(measured !== undefined && Math.abs(measured - READ_RATE) < READ_RATE * 0.2, `the check measured ~${READ_RATE} tokens/s (${measured})`);
+      const reports = new MemoryKv();
+      await keepSetupCheck([reports], checked, result);
+      // `localharness doctor --db`, then `localharness run --db`: the second process has its own, empty speeds.
+      const later = where !== 'the same process';
+      const provider = later ? new OllamaProvider({ host: server.url, firstByteTimeoutMs: SLACK_MS, clock, promptSpeed: new PromptSpeed() }) : checked;
+      const before = server.requests.length;
+
+      const started = clock.now();
+      const { reason, rendered } = await turnOn(provider, model.name, later ? reports : undefined);
+      const took = clock.now() - started;
+
+      assert.equal(reason, 'completed');
+      assert.equal(server.requests.length - before, 1, 'one chat request: nothing re-sent');
+      const read = server.promptCache!.stats.log.at(-1)!;
+      assert.ok(read.promptMs >= 60_000, `the server read for a minute (${Math.round(read.promptMs / 1000)} s of ${read.processedTokens} tokens)`);
+      assert.ok(took >= 60_000, `the turn waited the minute out (${Math.round(took / 1000)} s on the clock)`);
+      assert.match(rendered.text, /hotel/);
+      const shown = readings(rendered.json);
+      assert.ok(shown.length >= 10, `the estimate is renewed while the server says nothing (${shown.length})`);
+      assert.ok(shown.every((s) => s.estimated === true), 'an estimate, and said to be one');
+      assert.ok(Math.abs(shown[0]!.total - read.processedTokens) < read.processedTokens * 0.25, `the whole prompt is expected (${shown[0]!.total} vs ${read.processedTokens})`);
+      const lines = rendered.diagnostics.split('\n').filter((l) => l.startsWith('[Reading the prompt: about '));
+      assert.equal(lines.length, shown.length, 'each estimate on the CLI\'s diagnostics stream');
+      assert.match(lines[0]!, /^\[Reading the prompt: about [\d,]+ \/ [\d,]+ tokens \(estimated\)\]$/);
     });
-    servers.push(server);
-    const provider = new OllamaProvider({ host: server.url, firstByteTimeoutMs: SLACK_MS, clock, promptSpeed: new PromptSpeed() });
-    const { report } = await runSetupCheck({ provider, model: model.name, toolProtocol: 'auto', embeddingModels: {}, clock, signal: AbortSignal.timeout(60_000) });
-    const measured = report.speed.promptTokensPerSecond;
-    assert.ok(measured !== undefined && Math.abs(measured - READ_RATE) < READ_RATE * 0.2, `the check measured ~${READ_RATE} tokens/s (${measured})`);
-    const before = server.requests.length;
-
-    const started = clock.now();
-    const { reason, rendered } = await turnOn(provider, model.name);
-    const took = clock.now() - started;
-
-    assert.equal(reason, 'completed');
-    assert.equal(server.requests.length - before, 1, 'one chat request: nothing re-sent');
-    const read = server.promptCache!.stats.log.at(-1)!;
-    assert.ok(read.promptMs >= 60_000, `the server read for a minute (${Math.round(read.promptMs / 1000)} s of ${read.processedTokens} tokens)`);
-    assert.ok(took >= 60_000, `the turn waited the minute out (${Math.round(took / 1000)} s on the clock)`);
-    assert.match(rendered.text, /hotel/);
-    const shown = readings(rendered.json);
-    assert.ok(shown.length >= 10, `the estimate is renewed while the server says nothing (${shown.length})`);
-    assert.ok(shown.every((s) => s.estimated === true), 'an estimate, and said to be one');
-    assert.ok(Math.abs(shown[0]!.total - read.processedTokens) < read.processedTokens * 0.25, `the whole prompt is expected (${shown[0]!.total} vs ${read.processedTokens})`);
-    const lines = rendered.diagnostics.split('\n').filter((l) => l.startsWith('[Reading the prompt: about '));
-    assert.equal(lines.length, shown.length, 'each estimate on the CLI\'s diagnostics stream');
-    assert.match(lines[0]!, /^\[Reading the prompt: about [\d,]+ \/ [\d,]+ tokens \(estimated\)\]$/);
-  });
+  }
 });
