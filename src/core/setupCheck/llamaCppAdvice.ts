@@ -10,10 +10,10 @@ export function llamaCppAdvice(status: ServerStatus, model: string): string[] {
   const advice: string[] = [];
   if (status.slots === 1) {
     advice.push(
-      'llama-server runs one slot: side requests (chat titles, the planner, index summaries) take the chat\'s cached prompt and the next turn reads the whole conversation again. Start it with -np 2 (and -c twice as large: the slots share it) so the chat keeps a slot of its own.',
+      'llama-server runs one slot: side requests (the planner and executor, index summaries, MCP sampling) take the chat\'s cached prompt and the next turn reads the whole conversation again. Start it with -np 2 (and -c twice as large: the slots share it) so the chat keeps a slot of its own.',
     );
   } else if (status.slots !== undefined) {
-    advice.push(`llama-server runs ${status.slots} slots (each gets ${status.loadedContextLength ? `${status.loadedContextLength} tokens` : 'a share of -c'}): the chat and side requests can keep their own cached prompts.`);
+    advice.push(`llama-server runs ${status.slots} slots (each gets ${status.loadedContextLength ? `${status.loadedContextLength} tokens` : 'a share of -c'}): the chat keeps slot 0 and side requests use slot ${status.slots - 1} (id_slot), so each keeps its own cached prompt.`);
   }
   advice.push('Start llama-server with --cache-reuse 256: after a compression changes the middle of the conversation, it reuses the unchanged chunks instead of reading them again.');
   if (CHECKPOINT_MODELS.test(model)) {
