@@ -25,10 +25,11 @@ const DURATIONS_FILE = 'scripts/test-durations.json';
 const GROUPS = { unit: 6, integration: 16 };
 /** Files that need a process of their own: they check what a fresh process loaded, measure its event loop, or set process.env at load. */
 /**
- * E2e files run alone, after the others: the conformance suite measures reconnection timing to ±200 ms (its
- * sse-retry scenario), which a workbench booting beside it would disturb.
+ * E2e files that run alone, after the others, because they assert timings that a workbench booting beside them
+ * would disturb: reconnection to ±200 ms (the conformance suite's sse-retry), activate() under 500 ms (chat),
+ * frame gaps and first words on a long conversation.
  */
-const SOLO = new Set(['test/e2e/mcpConformance.test.ts']);
+const SOLO = new Set(['test/e2e/mcpConformance.test.ts', 'test/e2e/chat.test.ts', 'test/e2e/longConversation.test.ts']);
 const OWN_PROCESS = new Set([
   'test/unit/persistence/sqlJsLoader.test.ts',
   'test/integration/tools/eventLoop.test.ts',
