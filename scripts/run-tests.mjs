@@ -12,8 +12,11 @@ const grep = grepIndex >= 0 ? args[grepIndex + 1] : undefined;
 const recordDurations = args.includes('--record-durations');
 const suites = args.filter((a, i) => !a.startsWith('--') && (grepIndex < 0 || i !== grepIndex + 1));
 const selected = suites.length ? suites : ['unit', 'integration', 'e2e'];
-/** How many files of each suite run at once. E2e files each start a code-server and a Chromium. */
-const CONCURRENCY = { unit: 2, integration: 2, e2e: Number(process.env.LOCALHARNESS_E2E_CONCURRENCY ?? 2) };
+/**
+ * How many files (or groups of files) of each suite run at once. E2e files each start a code-server and a
+ * Chromium: one at a time unless LOCALHARNESS_E2E_CONCURRENCY says more (not yet measured on a quiet machine).
+ */
+const CONCURRENCY = { unit: 2, integration: 2, e2e: Number(process.env.LOCALHARNESS_E2E_CONCURRENCY ?? 1) };
 /** Seconds each file took in a recent run: files start longest first, so the runner's slots end together. */
 const DURATIONS_FILE = 'scripts/test-durations.json';
 /**
@@ -23,13 +26,13 @@ const DURATIONS_FILE = 'scripts/test-durations.json';
  * end together.
  */
 const GROUPS = { unit: 6, integration: 16 };
-/** Files that need a process of their own: they check what a fresh process loaded, measure its event loop, or set process.env at load. */
 /**
  * E2e files that run alone, after the others, because they assert timings that a workbench booting beside them
  * would disturb: reconnection to ±200 ms (the conformance suite's sse-retry), activate() under 500 ms (chat),
  * frame gaps and first words on a long conversation.
  */
 const SOLO = new Set(['test/e2e/mcpConformance.test.ts', 'test/e2e/chat.test.ts', 'test/e2e/longConversation.test.ts']);
+/** Files that need a process of their own: they check what a fresh process loaded, measure its event loop, or set process.env at load. */
 const OWN_PROCESS = new Set([
   'test/unit/persistence/sqlJsLoader.test.ts',
   'test/integration/tools/eventLoop.test.ts',
@@ -131,8 +134,10 @@ const configHome = mkdtempSync(join(tmpdir(), 'lh-config-'));
 // on a fresh machine they take minutes, mostly downloading.
 const setupLog = join(runDir, 'setup.log');
 const setupStart = Date.now();
-const sandboxReady = selected.some((s) => s !== 'unit') ? run('nice', ['-n', '10', 'bash', 'scripts/setup-sandbox.sh'], { log: setupLog }) : null;
-const e2eReady = selected.includes('e2e')
+const filesOf = Object.fromEntries(selected.map((suite) => [suite, walk(join('test', suite)).sort().filter((f) => !grep || f.includes(grep))]));
+const running = selected.filter((suite) => filesOf[suite].length);
+const sandboxReady = running.some((s) => s !== 'unit') ? run('nice', ['-n', '10', 'bash', 'scripts/setup-sandbox.sh'], { log: setupLog }) : null;
+const e2eReady = running.includes('e2e')
   ? sandboxReady.then((code) => (code === 0 ? run('nice', ['-n', '10', 'bash', 'scripts/setup-e2e.sh'], { log: setupLog }) : code))
   : null;
 e2eReady?.then(() => phases.push(`e2e installs (in the background) ${since(setupStart)}`));
@@ -170,10 +175,8 @@ async function runBatch(suite, batch, env) {
 let failed = false;
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const durations = readJson(DURATIONS_FILE, {});
-for (const suite of selected) {
-  let files = walk(join('test', suite)).sort();
-  if (grep) files = files.filter((f) => f.includes(grep));
-  if (files.length === 0) continue;
+for (const suite of running) {
+  const files = filesOf[suite];
   const estimates = { ...durations };
   const runFiles = longestFirst(GROUPS[suite] ? groupFiles(suite, files, estimates, runDir) : files, estimates);
   // The CLI keeps MCP sign-ins and config trust under XDG_CONFIG_HOME: tests never write the real ~/.config.
@@ -194,8 +197,8 @@ for (const suite of selected) {
     { name: `${suite}-alone`, files: runFiles.filter((f) => SOLO.has(f)), concurrency: 1 },
   ].filter((b) => b.files.length);
   for (const batch of batches) {
-    const processes = batch.files.length === files.length || batch.name !== suite ? '' : ` in ${batch.files.length} processes`;
-    const count = batch.name === suite && GROUPS[suite] ? files.length - batches.slice(1).reduce((n, b) => n + b.files.length, 0) : batch.files.length;
+    const count = batch.name === suite ? files.filter((f) => !SOLO.has(f)).length : batch.files.length;
+    const processes = count === batch.files.length ? '' : ` in ${batch.files.length} processes`;
     console.log(`\n=== ${batch.name}: ${count} files${processes}, ${batch.concurrency} at a time ===`);
     const times = await runBatch(suite, batch, env);
     const slowest = [...times].sort((a, b) => b[1] - a[1]).slice(0, 8);
