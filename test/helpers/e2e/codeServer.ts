@@ -53,22 +53,12 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     throw new Error('code-server or Node 24 is missing: run `bash scripts/setup-e2e.sh` first');
   }
   const userDataDir = path.join(options.baseDir, 'ud');
-  const tmpDir = path.join(options.baseDir, 't');
-  for (const dir of [userDataDir, tmpDir, path.join(userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [userDataDir, path.join(userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(userDataDir, 'User/settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2),
   );
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...options.env,
-    XDG_CONFIG_HOME: path.join(options.baseDir, 'xc'),
-    XDG_DATA_HOME: path.join(options.baseDir, 'xd'),
-    XDG_CACHE_HOME: path.join(options.baseDir, 'xh'),
-    TMPDIR: tmpDir,
-    // The test runner may run under Node 20; code-server needs its own Node first on PATH.
-    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
-  };
+  const env = codeServerEnv(options.baseDir, options.env);
   const extensionsDir = await installedExtension(options.vsix, env, options.signal);
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
@@ -118,6 +108,35 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       if (!exited) await waitForExit(child, 2_000);
     },
   };
+}
+
+/** code-server's environment: XDG dirs and a short TMPDIR under baseDir, Node 24 first on PATH. */
+function codeServerEnv(baseDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const tmpDir = path.join(baseDir, 't');
+  mkdirSync(tmpDir, { recursive: true });
+  return {
+    ...process.env,
+    ...extra,
+    XDG_CONFIG_HOME: path.join(baseDir, 'xc'),
+    XDG_DATA_HOME: path.join(baseDir, 'xd'),
+    XDG_CACHE_HOME: path.join(baseDir, 'xh'),
+    TMPDIR: tmpDir,
+    // The test runner may run under Node 20; code-server needs its own Node first on PATH.
+    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+  };
+}
+
+/**
+ * Installs the package into the shared extensions folder now, so that e2e files started together find it
+ * installed instead of installing it into the same folder at once (scripts/run-tests.mjs calls this first).
+ */
+export async function installExtensionOnce(vsix: string, signal?: AbortSignal): Promise<string> {
+  const baseDir = mkdtempSync('/tmp/lhi-');
+  try {
+    return await installedExtension(vsix, codeServerEnv(baseDir), signal);
+  } finally {
+    rmSync(baseDir, { recursive: true, force: true });
+  }
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -179,7 +198,7 @@ function freePort(): Promise<number> {
 
 /**
  * An extensions folder with this package installed, made once per package: installing takes code-server a few
- * seconds per test file. The e2e files run one at a time, so they can share it.
+ * seconds per test file. Made before the files start (installExtensionOnce), so files running together share it.
  */
 async function installedExtension(vsix: string, env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<string> {
   const root = path.join(E2E_CACHE, 'extensions');
