@@ -66,6 +66,29 @@ test('bytes before an edit survive the journal exactly, and Undo Last Agent Edit
   assert.equal(readFileSync(at('latin1.txt')).equals(LATIN1), true);
 });
 
+test('an empty file and incompressible bytes travel the journal as base64 and come back exact after a replay', async (t) => {
+  const { dir, store, recorder, fs, at, turn } = await setup(t);
+  const noise = randomBytes(40_000);
+  writeFileSync(at('empty.txt'), '');
+  writeFileSync(at('noise.bin'), noise);
+  await turn('rewrite both', async () => {
+    await fs.writeFile(at('empty.txt'), 'now text\n');
+    await fs.writeFile(at('noise.bin'), 'now text\n');
+  });
+  const journal = readFileSync(`${path.join(dir, 'sessions.db')}.journal.jsonl`, 'utf8');
+  assert.match(journal, /"b64":"/);
+  assert.doesNotMatch(journal, /unhex/);
+  const reader = await SessionStore.open(path.join(dir, 'sessions.db'), { readOnly: true });
+  try {
+    const byPath = new Map((await reader.listCheckpoints(recorder.id)).map((c) => [c.path, c.before]));
+    assert.deepEqual(byPath.get(at('empty.txt')), new Uint8Array(0), 'an empty file is not "no file"');
+    assert.equal(Buffer.from(byPath.get(at('noise.bin')) as Uint8Array).equals(noise), true);
+  } finally {
+    await reader.close();
+  }
+  assert.ok(store.checkpointHistory.storedBytes() >= noise.length, 'incompressible bytes are kept raw and counted');
+});
+
 test('turns are the user messages that started them; each lists the files it changed', async (t) => {
   const { store, recorder, fs, at, turn, history } = await setup(t);
   writeFileSync(at('a.txt'), 'a0\n');
