@@ -198,7 +198,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): C
     if (values[option] !== undefined && command !== owner && !(option === 'mode' && command === 'run')) throw new UsageError(`--${option} only works with \`${owner}\``);
   }
   if (command === 'sessions') {
-    const action = parseSessionsAction(rest, values);
+    const action = parseSessionsAction(rest, values, cwd);
     return { command: 'sessions', json: !!values.json, ...(values.db !== undefined && { db: values.db }), ...(action && { action }) };
   }
   // Before anything is sent anywhere: no password in a URL, no line break in the key (never printed).

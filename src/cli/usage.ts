@@ -18,7 +18,7 @@ export const USAGE = `Usage:
                       [--embed-model NAME] [--config FILE] [--db FILE] [--json]
   localharness sessions [--db FILE] [--json]
   localharness sessions messages --session ID [--db FILE] [--json]
-  localharness sessions rewind --session ID (--to MESSAGE | --undo) [--force] [--db FILE] [--json]
+  localharness sessions rewind --session ID (--to MESSAGE | --undo) [--force] [--workspace DIR] [--db FILE] [--json]
   localharness index [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--model NAME]
                      [--embed-model NAME] [--mode full|embed|metadata] [--force] [--remove] [--json] PATH...
   localharness query [--workspace DIR] [--db FILE] [--provider …] [--base-url URL] [--embed-model NAME]
@@ -93,7 +93,8 @@ Checkpoints (stored in the --db file by every \`run\` that has one):
   sessions messages  the messages you sent in a session, numbered, with how many files each turn changed
   sessions rewind    put back the files the agent changed since message --to N (exact bytes; files it created are
                   deleted) and cut the stored conversation before that message. Files changed since the agent
-                  wrote them are listed and nothing happens, unless --force. --undo takes the last rewind back
+                  wrote them are listed and nothing happens, unless --force. --undo takes the last rewind back.
+                  Only files inside --workspace (default: current directory) are ever written
 
 Workspace index (stored in the --db file; \`run\` retrieves from it when the file has an index):
   index PATH...   index files and folders (relative to --workspace; a folder: its text files, honouring

@@ -18,7 +18,6 @@ import { PersistenceError } from './errors';
 import type { JournalOp, SqlParam } from './journalFormat';
 import type { JournaledDatabase, Row } from './journaledDatabase';
 import { contextStateKey } from './storedContextState';
-import { hexOf } from './sessionRecords';
 import { decodeBefore } from './checkpointCodec';
 
 /** Default bound on the bytes kept for checkpoints in one database (all sessions together). */
@@ -101,8 +100,8 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
       ['UPDATE rewinds SET undone = 1 WHERE session_id = ?', [sessionId]],
       ['INSERT INTO rewinds (id, session_id, to_message_id, removed, created_at, undone) VALUES (?, ?, ?, ?, ?, 0)', [id, sessionId, messageId, JSON.stringify(removed), now]],
       ...files.map((f): JournalOp => [
-        `INSERT INTO rewind_files (rewind_id, path, before, existed, after_hash) VALUES (?, ?, ${f.before ? 'unhex(?)' : '?'}, ?, ?)`,
-        [id, f.path, f.before ? hexOf(f.before) : null, f.before ? 1 : 0, f.afterHash],
+        'INSERT INTO rewind_files (rewind_id, path, before, existed, after_hash) VALUES (?, ?, ?, ?, ?)',
+        [id, f.path, f.before, f.before ? 1 : 0, f.afterHash],
       ]),
       ['DELETE FROM messages WHERE session_id = ? AND seq >= ?', [sessionId, target.seq]],
       ['DELETE FROM kv WHERE key = ?', [contextStateKey(sessionId)]],
@@ -183,7 +182,7 @@ export class SqlCheckpointHistory implements CheckpointHistoryPort {
 
   /** Bytes the checkpoints hold now (file contents before edits, and the newest rewinds' saved files). */
   storedBytes(): number {
-    const a = this.db.get('SELECT COALESCE(SUM(length(CAST(before AS BLOB))), 0) AS n FROM file_checkpoints');
+    const a = this.db.get('SELECT COALESCE(SUM(stored_bytes), 0) AS n FROM file_checkpoints');
     const b = this.db.get('SELECT COALESCE(SUM(length(before)), 0) AS n FROM rewind_files');
     return Number(a?.n ?? 0) + Number(b?.n ?? 0);
   }

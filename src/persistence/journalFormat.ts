@@ -1,10 +1,11 @@
 // The journal's line format and its reader. One JSON object a line:
 //   {"n": <sequence>, "v": <schema version>, "ops": [[sql, [params…]], …]}
 // A line is one transaction. A damaged last line is a write that a crash cut short (it was never
-// acknowledged); damage anywhere else means the file itself is bad.
+// acknowledged); damage anywhere else means the file itself is bad. A BLOB parameter travels as
+// {"b64": "<base64>"} (schema 11 on; before that, callers sent hex text through SQLite's unhex()).
 import { readFileSync } from 'node:fs';
 
-export type SqlParam = string | number | null;
+export type SqlParam = string | number | null | Uint8Array;
 export type JournalOp = [sql: string, params: SqlParam[]];
 
 export interface JournalEntry {
@@ -34,7 +35,17 @@ export interface JournalRead {
 }
 
 export function encodeEntry(entry: JournalEntry): Buffer {
-  return Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
+  const ops = entry.ops.some(hasBytes) ? entry.ops.map((op): unknown => (hasBytes(op) ? [op[0], op[1].map(toJson)] : op)) : entry.ops;
+  return Buffer.from(`${JSON.stringify({ n: entry.n, v: entry.v, ops })}\n`, 'utf8');
+}
+
+function hasBytes(op: JournalOp): boolean {
+  return op[1].some((p) => p instanceof Uint8Array);
+}
+
+/** Base64, not hex: a third bigger instead of twice, and it needs no SQL function to turn back into bytes. */
+function toJson(param: SqlParam): unknown {
+  return param instanceof Uint8Array ? { b64: Buffer.from(param.buffer, param.byteOffset, param.byteLength).toString('base64') } : param;
 }
 
 /** Reads a journal file; a missing file is an empty journal. */
@@ -96,6 +107,9 @@ function decodeEntry(text: string, lastN: number): JournalEntry | { error: strin
   if (!Number.isSafeInteger(n) || (n as number) <= lastN) return { error: `bad sequence number ${String(n)} after ${lastN}` };
   if (!Number.isSafeInteger(v) || (v as number) < 0) return { error: 'bad schema version' };
   if (!Array.isArray(ops) || !ops.every(isOp)) return { error: 'bad statement list' };
+  for (const op of ops as Array<[string, unknown[]]>) {
+    if (op[1].some(isBytes)) op[1] = op[1].map((p) => (isBytes(p) ? new Uint8Array(Buffer.from(p.b64, 'base64')) : p));
+  }
   return { n: n as number, v: v as number, ops: ops as JournalOp[] };
 }
 
@@ -105,6 +119,15 @@ function isOp(op: unknown): boolean {
     op.length === 2 &&
     typeof op[0] === 'string' &&
     Array.isArray(op[1]) &&
-    op[1].every((p) => p === null || typeof p === 'string' || typeof p === 'number')
+    op[1].every((p) => p === null || typeof p === 'string' || typeof p === 'number' || isBytes(p))
   );
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function isBytes(param: unknown): param is { b64: string } {
+  if (typeof param !== 'object' || param === null || Array.isArray(param)) return false;
+  const keys = Object.keys(param);
+  const b64 = (param as { b64?: unknown }).b64;
+  return keys.length === 1 && typeof b64 === 'string' && b64.length % 4 === 0 && BASE64.test(b64);
 }

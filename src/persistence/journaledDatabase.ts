@@ -230,7 +230,7 @@ export class JournaledDatabase {
     const journal = this.journal;
     if (!journal) throw new PersistenceError('read-only', `The session database ${this.file} was opened read-only.`);
     if (ops.length === 0) return;
-    db.run('BEGIN');
+    this.prepare('BEGIN').run();
     try {
       for (const [sql, params] of ops) this.prepare(sql).run(params);
     } catch (err) {
@@ -243,7 +243,7 @@ export class JournaledDatabase {
       db.run('ROLLBACK');
       throw err;
     }
-    db.run('COMMIT');
+    this.prepare('COMMIT').run();
     this.seq++;
     this.afterWrite();
   }

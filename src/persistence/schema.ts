@@ -252,4 +252,17 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       db.run('ALTER TABLE messages ADD COLUMN images TEXT');
     },
   },
+  {
+    version: 11,
+    description: 'checkpoint sizes kept beside the bytes; journal lines carry BLOBs as base64',
+    up(db) {
+      // The size bound sums stored_bytes after every turn instead of reading every stored file (50 ms at 50 MB). The
+      // version also marks the journal format: lines may now hold {"b64": …} parameters, which an older Local Harness
+      // cannot read, so it refuses the database (newer schema) rather than set the journal aside as damaged.
+      db.run(`
+        ALTER TABLE file_checkpoints ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+        UPDATE file_checkpoints SET stored_bytes = COALESCE(length(CAST(before AS BLOB)), 0);
+      `);
+    },
+  },
 ];

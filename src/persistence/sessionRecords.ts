@@ -101,14 +101,13 @@ export abstract class SessionRecords {
     this.requireSession(sessionId);
     const first = this.nextId('file_checkpoints');
     const now = this.clock.now();
-    // The journal carries JSON, where bytes do not survive: they travel as hex and unhex() stores the BLOB.
     const ids = entries.map((_, i) => first + i);
     this.db.write(
       entries.map((entry, i): JournalOp => {
-        const bytes = entry.before instanceof Uint8Array ? encodeBefore(entry.before) : undefined;
+        const before = entry.before instanceof Uint8Array ? encodeBefore(entry.before) : { stored: entry.before, encoding: null };
         return [
-          `INSERT INTO file_checkpoints (id, session_id, path, before, encoding, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ${bytes ? 'unhex(?)' : '?'}, ?, ?, 0, ?, ?)`,
-          [ids[i]!, sessionId, entry.path, bytes ? bytes.hex : (entry.before as string | null), bytes?.encoding ?? null, now, grouped ? first : null, messageId ?? null],
+          'INSERT INTO file_checkpoints (id, session_id, path, before, encoding, stored_bytes, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)',
+          [ids[i]!, sessionId, entry.path, before.stored, before.encoding, storedSize(before.stored), now, grouped ? first : null, messageId ?? null],
         ];
       }),
     );
@@ -188,7 +187,8 @@ export abstract class SessionRecords {
   }
 }
 
-/** Bytes as hex text: how a BLOB travels through the JSON journal (SQLite's unhex() turns it back). */
-export function hexOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+/** What a stored `before` weighs against the size bound: its bytes (text as UTF-8). */
+function storedSize(stored: Uint8Array | string | null): number {
+  if (stored === null) return 0;
+  return typeof stored === 'string' ? Buffer.byteLength(stored, 'utf8') : stored.byteLength;
 }

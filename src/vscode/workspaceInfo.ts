@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SystemInfo } from '../core/prompt/systemPrompt';
-import type { WorkspaceFolder } from '../core/workspace/workspaceRoots';
+import { WorkspaceRoots, type WorkspaceFolder } from '../core/workspace/workspaceRoots';
+import type { FileSystemPort } from '../core/ports';
 import { folderPath } from './ports/vsCodeFileSystem';
 
 export function workspaceFolders(): WorkspaceFolder[] {
@@ -15,6 +16,12 @@ export function workspaceFolders(): WorkspaceFolder[] {
  * so nothing (rules files included) is ever read from it.
  */
 export const NO_FOLDER: WorkspaceFolder = { name: 'no-folder', path: path.join(os.tmpdir(), `localharness-no-folder-${process.pid}`) };
+
+/** Today's folders as confinement roots (restores write inside them only); with no folder open, none is inside. */
+export function workspaceRoots(fs: FileSystemPort): WorkspaceRoots {
+  const folders = workspaceFolders();
+  return new WorkspaceRoots(folders.length > 0 ? folders : [NO_FOLDER], fs);
+}
 
 export function systemInfo(folders: readonly WorkspaceFolder[]): SystemInfo {
   return {

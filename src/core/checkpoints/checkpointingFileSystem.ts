@@ -1,8 +1,10 @@
 // Wraps a FileSystemPort so every agent write first records the file's previous bytes (the undo stack and the turn's
 // checkpoint) and afterwards what it left there (so a later restore can tell the user's own edits from the agent's).
 import type { FileKind, FileStat, FileSystemPort } from '../ports';
+import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import { isGitInternal } from './history';
 import { WorkspaceSnapshotter } from './commandSnapshot';
+import { confineToWorkspace, type RefusedFile } from './restoreConfinement';
 
 export interface FileCheckpoint {
   path: string;
@@ -114,13 +116,17 @@ export class CheckpointingFileSystem implements FileSystemPort {
   }
 }
 
-/**
- * Restores the most recent undo step: rewrites old contents, deletes files the agent created. Returns the first
- * path restored (for a move: the source, back in place), undefined when there was nothing to undo.
- */
-export async function undoLastEdit(source: CheckpointSource, fs: FileSystemPort): Promise<string | undefined> {
-  const step = await source.popUndoStep();
-  for (const checkpoint of step) {
+export interface UndoOutcome {
+  /** Paths restored, the first one first (for a move: the source, back in place); [] when there was nothing to undo. */
+  restored: string[];
+  /** Stored paths outside the workspace: not touched (restoreConfinement.ts). */
+  refused: RefusedFile[];
+}
+
+/** Restores the most recent undo step: rewrites old contents, deletes files the agent created, inside `roots` only. */
+export async function undoLastEdit(source: CheckpointSource, fs: FileSystemPort, roots: WorkspaceRoots): Promise<UndoOutcome> {
+  const { inside, refused } = await confineToWorkspace(roots, await source.popUndoStep());
+  for (const checkpoint of inside) {
     if (checkpoint.before === null) {
       if ((await fs.lstat(checkpoint.path)) && fs.remove) await fs.remove(checkpoint.path);
     } else if (typeof checkpoint.before === 'string') {
@@ -129,5 +135,5 @@ export async function undoLastEdit(source: CheckpointSource, fs: FileSystemPort)
       await fs.writeBytes(checkpoint.path, checkpoint.before);
     }
   }
-  return step[0]?.path;
+  return { restored: inside.map((c) => c.path), refused };
 }

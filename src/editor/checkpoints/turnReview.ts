@@ -2,7 +2,9 @@
 // tests drive exactly this). The chat store carries the review (host-owned state, in every snapshot); the files
 // are written through the editor's plain file system, never the checkpointing one.
 import type { FileSystemPort } from '../../core/ports';
+import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 import { stateHash, type FileState, type TurnChange } from '../../core/checkpoints/history';
+import { confineToWorkspace, type RefusedFile } from '../../core/checkpoints/restoreConfinement';
 import { applyRestore, applyUndoRewind, planRestore, planUndoRewind, readState, writeState, type RestoreOutcome, type RestorePlan, type UndoRewindPlan } from '../../core/checkpoints/rewind';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import type { EditorSessionService } from '../sessions/sessionService';
@@ -12,6 +14,8 @@ export interface TurnReviewDeps {
   sessions: EditorSessionService;
   store: ChatStateStore;
   fs: FileSystemPort;
+  /** Today's workspace folders: a restore or an Undo writes inside them only. */
+  roots: () => WorkspaceRoots;
   /** Workspace-relative label of an absolute path. */
   label: (path: string) => string;
 }
@@ -19,6 +23,8 @@ export interface TurnReviewDeps {
 /** A review Undo of files changed since the turn left them: the caller asks before overwriting. */
 export interface UndoPlan {
   files: Array<{ path: string; before: FileState; conflict: boolean }>;
+  /** Stored paths outside the workspace: never written. */
+  refused: RefusedFile[];
 }
 
 export class TurnReviewService {
@@ -50,16 +56,16 @@ export class TurnReviewService {
   async planUndo(path?: string): Promise<UndoPlan> {
     const review = this.review();
     const current = await this.deps.sessions.checkpoints();
-    if (!review || !current) return { files: [] };
-    const changes = await current.history.turnChanges(current.sessionId, review.messageId);
+    if (!review || !current) return { files: [], refused: [] };
     const pending = new Set(review.files.filter((f) => f.state === 'pending' && (path === undefined || f.path === path)).map((f) => f.path));
+    const changes = (await current.history.turnChanges(current.sessionId, review.messageId)).filter((c) => pending.has(c.path));
+    const { inside, refused } = await confineToWorkspace(this.deps.roots(), changes);
     const files: UndoPlan['files'] = [];
-    for (const change of changes) {
-      if (!pending.has(change.path)) continue;
+    for (const change of inside) {
       const now = stateHash(await readState(this.deps.fs, change.path));
       files.push({ path: change.path, before: change.before, conflict: change.afterHash !== undefined && now !== change.afterHash && now !== stateHash(change.before) });
     }
-    return { files };
+    return { files, refused };
   }
 
   /** Puts the files back as they were before the turn (conflicting ones only when `overwriteConflicts`). */
@@ -84,7 +90,7 @@ export class TurnReviewService {
   async planRestore(messageId: number): Promise<RestorePlan | undefined> {
     const current = await this.deps.sessions.checkpoints();
     if (!current) return undefined;
-    return planRestore(current.history, this.deps.fs, current.sessionId, messageId);
+    return planRestore(current.history, this.deps.fs, this.deps.roots(), current.sessionId, messageId);
   }
 
   /** Restores, then the caller reloads the session (panel and model) from the database. */
@@ -96,7 +102,7 @@ export class TurnReviewService {
   async planUndoRestore(): Promise<UndoRewindPlan | string> {
     const current = await this.deps.sessions.checkpoints();
     if (!current) return 'this chat is not saved, so there is no restore to undo';
-    return planUndoRewind(current.history, this.deps.fs, current.sessionId);
+    return planUndoRewind(current.history, this.deps.fs, this.deps.roots(), current.sessionId);
   }
 
   async applyUndoRestore(plan: UndoRewindPlan, overwriteConflicts: boolean): Promise<RestoreOutcome> {

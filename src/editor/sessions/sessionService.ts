@@ -4,7 +4,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentEvent } from '../../core/agent/events';
-import { CheckpointingFileSystem, undoLastEdit } from '../../core/checkpoints/checkpointingFileSystem';
+import { CheckpointingFileSystem, undoLastEdit, type UndoOutcome } from '../../core/checkpoints/checkpointingFileSystem';
+import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 import type { ChatMessage } from '../../core/messages';
 import type { FileSystemPort } from '../../core/ports';
 import type { ContextState } from '../../core/compression/view';
@@ -187,13 +188,14 @@ export class EditorSessionService {
 
   /**
    * Restores the newest checkpoint of the current session through `fs` (not checkpointed itself): rewrites the
-   * file's earlier content, or deletes a file the agent created. Returns the path, undefined when nothing is left.
+   * file's earlier content, or deletes a file the agent created, inside `roots` only. Nothing restored or refused:
+   * there was nothing left to undo.
    */
-  async undoLastEdit(fs: FileSystemPort): Promise<string | undefined> {
+  async undoLastEdit(fs: FileSystemPort, roots: WorkspaceRoots): Promise<UndoOutcome> {
     const id = this.recorder?.id;
-    if (!id) return undefined;
+    if (!id) return { restored: [], refused: [] };
     const store = await this.writableStore();
-    return undoLastEdit({ popUndoStep: () => store.popUndoStep(id) }, fs);
+    return undoLastEdit({ popUndoStep: () => store.popUndoStep(id) }, fs, roots);
   }
 
   /** Undo steps of the current session left (a move is one). */

@@ -13,6 +13,8 @@ import type { EditorSessionService } from '../../editor/sessions/sessionService'
 import type { WebviewToHost } from '../../shared/protocol';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import { registerLoggedCommands } from '../common/loggedCommands';
+import { workspaceRoots } from '../workspaceInfo';
+import { refusedText, type RefusedFile } from '../../core/checkpoints/restoreConfinement';
 
 export const BEFORE_SCHEME = 'localharness-before';
 
@@ -28,7 +30,13 @@ export interface CheckpointUiDeps {
 }
 
 export function registerCheckpoints(deps: CheckpointUiDeps): vscode.Disposable[] {
-  const review = new TurnReviewService({ sessions: deps.service, store: deps.store, fs: deps.fs, label: (p) => vscode.workspace.asRelativePath(p) });
+  const review = new TurnReviewService({
+    sessions: deps.service,
+    store: deps.store,
+    fs: deps.fs,
+    roots: () => workspaceRoots(deps.fs),
+    label: (p) => vscode.workspace.asRelativePath(p),
+  });
   const ui = new CheckpointUi(deps, review);
   deps.chatView.checkpointsHandler = (msg) => ui.onPanelMessage(msg);
   // The turn's results are stored when its recording ends, just after turn_end: the review is read then.
@@ -79,6 +87,7 @@ class CheckpointUi {
       changing.length === 0 ? 'No files need to change.' : `Files (${changing.length}):`,
       ...lines.slice(0, 30),
       ...(lines.length > 30 ? [`…and ${lines.length - 30} more`] : []),
+      ...refusedLines(plan.refused),
       '',
       'The conversation from this message on is removed. "Undo Restore" brings the files and the conversation back.',
     ].join('\n');
@@ -91,7 +100,8 @@ class CheckpointUi {
     // As in Claude Code: the message comes back into the box, to edit and send again.
     if (text?.kind === 'user') this.deps.chatView.prefill(text.text);
     const kept = outcome.skipped.length > 0 ? ` Kept your changes to ${outcome.skipped.map((p) => this.label(p)).join(', ')}.` : '';
-    const summary = `Restored to before the message: ${outcome.restored.length} file(s) put back.${kept}`;
+    const refused = outcome.refused.length > 0 ? ` ${refusedText(outcome.refused)}` : '';
+    const summary = `Restored to before the message: ${outcome.restored.length} file(s) put back.${kept}${refused}`;
     this.deps.store.notice(summary);
     this.deps.log.info(`checkpoints: ${summary} (${outcome.restored.join(', ')})`);
     const undo = await vscode.window.showInformationMessage(`Local Harness: ${summary}`, 'Undo Restore');
@@ -123,13 +133,19 @@ class CheckpointUi {
     }
     const outcome = await this.review.applyUndoRestore(plan, overwrite);
     await this.deps.reopen(sessionId);
-    const summary = `Undid the restore: the conversation and ${outcome.restored.length} file(s) are back.`;
+    const refused = outcome.refused.length > 0 ? ` ${refusedText(outcome.refused)}` : '';
+    const summary = `Undid the restore: the conversation and ${outcome.restored.length} file(s) are back.${refused}`;
     this.deps.store.notice(summary);
     this.deps.log.info(`checkpoints: ${summary}`);
   }
 
   private async undoFiles(path: string | undefined): Promise<void> {
     const plan = await this.review.planUndo(path);
+    if (plan.refused.length > 0) {
+      const text = `Undo: ${refusedText(plan.refused)}`;
+      this.deps.log.warn(`checkpoints: ${text}`);
+      void vscode.window.showWarningMessage(`Local Harness: ${text}`);
+    }
     const conflicts = plan.files.filter((f) => f.conflict);
     let overwrite = false;
     if (conflicts.length > 0) {
@@ -161,6 +177,12 @@ class CheckpointUi {
   private label(path: string): string {
     return vscode.workspace.asRelativePath(path);
   }
+}
+
+/** The confirmation's list of stored paths a restore will not touch. */
+function refusedLines(refused: readonly RefusedFile[]): string[] {
+  if (refused.length === 0) return [];
+  return ['', `Not restored, never written (${refused.length}):`, ...refused.slice(0, 10).map((r) => `${r.path}  (${r.reason})`), ...(refused.length > 10 ? [`…and ${refused.length - 10} more`] : [])];
 }
 
 /** Bytes for the diff: UTF-8 when they are, Latin-1 otherwise (the diff is for reading; restores use the bytes). */

@@ -15,6 +15,8 @@ import { READ_ONLY_NOTE, type EditorSessionService } from '../../editor/sessions
 import { restoredContextTokens } from '../../core/contextWindow/restoredUsage';
 import { savedRunOf } from '../../persistence/planRuns';
 import { planRunNotes, resumeRunText } from '../../editor/orchestrator/orchestratorNotices';
+import { refusedText } from '../../core/checkpoints/restoreConfinement';
+import { workspaceRoots } from '../workspaceInfo';
 
 export const RESUME_TEXT = 'Continue the interrupted task.';
 export const INTERRUPTED_TEXT = 'This session was interrupted in the middle of a turn (the window closed or the extension stopped). Resume to let the model continue where it stopped.';
@@ -82,9 +84,15 @@ export class HistoryUi {
       void vscode.window.showWarningMessage('Local Harness: wait for the turn to finish (or press Stop) before undoing an edit.');
       return;
     }
-    const restored = await service.undoLastEdit(this.deps.fs);
+    const { restored: [restored], refused } = await service.undoLastEdit(this.deps.fs, workspaceRoots(this.deps.fs));
+    if (refused.length > 0) {
+      const text = `Undo Last Agent Edit: ${refusedText(refused)}`;
+      store.notice(text);
+      this.deps.log.warn(`sessions: ${text}`);
+      void vscode.window.showWarningMessage(`Local Harness: ${text}`);
+    }
     if (!restored) {
-      void vscode.window.showInformationMessage('Local Harness: there is no agent edit to undo in this chat.');
+      if (refused.length === 0) void vscode.window.showInformationMessage('Local Harness: there is no agent edit to undo in this chat.');
       return;
     }
     const left = await service.undoableEdits();

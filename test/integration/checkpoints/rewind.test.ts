@@ -239,7 +239,7 @@ test('what run_command changes is checkpointed too: rewind undoes a command\'s e
 
   const listed = await runCli(['sessions', '--db', db, 'messages', '--session', sid, '--json']);
   assert.deepEqual(listed.events.map((m) => [m.number, m.changedFiles]), [[1, 3]]);
-  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1']);
+  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1', '--workspace', ws]);
   assert.equal(rewound.code, 0, rewound.stderr);
   assert.match(rewound.stdout, /deleted\s+\S*cmd\.txt/);
   assert.equal(existsSync(at('cmd.txt')), false);
@@ -267,7 +267,7 @@ test('in the text tool protocol (<tool> blocks) the same edits are checkpointed 
   const sid = /session ([0-9a-f-]{36})/.exec(result.stderr)![1]!;
   assert.match(readFileSync(at('crlf.txt'), 'utf8'), /LINE ONE/);
   assert.equal(existsSync(at('keep.txt')), false);
-  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1']);
+  const rewound = await runCli(['sessions', '--db', db, 'rewind', '--session', sid, '--to', '1', '--workspace', ws]);
   assert.equal(rewound.code, 0, rewound.stderr);
   assert.equal(readFileSync(at('crlf.txt')).equals(CRLF), true);
   assert.equal(readFileSync(at('keep.txt')).equals(KEEP), true);

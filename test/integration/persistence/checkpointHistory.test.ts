@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { CheckpointingFileSystem, undoLastEdit } from '../../../src/core/checkpoints/checkpointingFileSystem';
 import { applyRestore, applyUndoRewind, planRestore, planUndoRewind } from '../../../src/core/checkpoints/rewind';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { PersistenceError } from '../../../src/persistence/errors';
 import { startRecording, type SessionRecorder } from '../../../src/persistence/sessionRecorder';
 import { SessionStore } from '../../../src/persistence/sessionStore';
@@ -31,6 +32,7 @@ async function setup(t: import('node:test').TestContext, limit?: number) {
   const recorder = await startRecording(store, { meta: { title: 't', model: 'm', provider: 'ollama' }, warn: () => undefined, ...(limit !== undefined && { checkpointLimitBytes: limit }) });
   const node = new NodeFileSystem();
   const fs = new CheckpointingFileSystem(node, recorder.checkpoints);
+  const roots = new WorkspaceRoots([{ name: 'ws', path: ws }], node);
   const at = (p: string) => path.join(ws, p);
   /** One turn: the user's message (plus a harness nudge, also a user message), then the edits. */
   const turn = async (text: string, edits: () => Promise<void>) => {
@@ -42,7 +44,7 @@ async function setup(t: import('node:test').TestContext, limit?: number) {
     await recorder.onMessage({ role: 'assistant', content: `${text} done` });
     await recorder.endTurn();
   };
-  return { dir, store, recorder, fs, node, at, turn, history: store.checkpointHistory };
+  return { dir, ws, store, recorder, fs, node, roots, at, turn, history: store.checkpointHistory };
 }
 
 async function messageId(recorder: SessionRecorder, store: SessionStore, n: number): Promise<number> {
@@ -50,7 +52,7 @@ async function messageId(recorder: SessionRecorder, store: SessionStore, n: numb
 }
 
 test('bytes before an edit survive the journal exactly, and Undo Last Agent Edit writes them back', async (t) => {
-  const { dir, store, recorder, fs, node, at, turn } = await setup(t);
+  const { dir, store, recorder, fs, node, roots, at, turn } = await setup(t);
   writeFileSync(at('latin1.txt'), LATIN1);
   await turn('rewrite', () => fs.writeFile(at('latin1.txt'), 'ascii now\n'));
   // A second, read-only opener replays the journal (the writer has not folded it into the file yet).
@@ -62,8 +64,31 @@ test('bytes before an edit survive the journal exactly, and Undo Last Agent Edit
   } finally {
     await reader.close();
   }
-  assert.equal(await undoLastEdit({ popUndoStep: () => store.popUndoStep(recorder.id) }, node), at('latin1.txt'));
+  assert.deepEqual(await undoLastEdit({ popUndoStep: () => store.popUndoStep(recorder.id) }, node, roots), { restored: [at('latin1.txt')], refused: [] });
   assert.equal(readFileSync(at('latin1.txt')).equals(LATIN1), true);
+});
+
+test('an empty file and incompressible bytes travel the journal as base64 and come back exact after a replay', async (t) => {
+  const { dir, store, recorder, fs, at, turn } = await setup(t);
+  const noise = randomBytes(40_000);
+  writeFileSync(at('empty.txt'), '');
+  writeFileSync(at('noise.bin'), noise);
+  await turn('rewrite both', async () => {
+    await fs.writeFile(at('empty.txt'), 'now text\n');
+    await fs.writeFile(at('noise.bin'), 'now text\n');
+  });
+  const journal = readFileSync(`${path.join(dir, 'sessions.db')}.journal.jsonl`, 'utf8');
+  assert.match(journal, /"b64":"/);
+  assert.doesNotMatch(journal, /unhex/);
+  const reader = await SessionStore.open(path.join(dir, 'sessions.db'), { readOnly: true });
+  try {
+    const byPath = new Map((await reader.listCheckpoints(recorder.id)).map((c) => [c.path, c.before]));
+    assert.deepEqual(byPath.get(at('empty.txt')), new Uint8Array(0), 'an empty file is not "no file"');
+    assert.equal(Buffer.from(byPath.get(at('noise.bin')) as Uint8Array).equals(noise), true);
+  } finally {
+    await reader.close();
+  }
+  assert.ok(store.checkpointHistory.storedBytes() >= noise.length, 'incompressible bytes are kept raw and counted');
 });
 
 test('turns are the user messages that started them; each lists the files it changed', async (t) => {
@@ -83,7 +108,7 @@ test('turns are the user messages that started them; each lists the files it cha
 });
 
 test('restore: earliest before per file, created files deleted, conflicts left alone unless overwritten, undo brings it all back', async (t) => {
-  const { store, recorder, fs, node, at, turn, history } = await setup(t);
+  const { store, recorder, fs, node, roots, at, turn, history } = await setup(t);
   writeFileSync(at('a.txt'), 'a0\n');
   writeFileSync(at('gone.txt'), LATIN1);
   await turn('one', () => fs.writeFile(at('a.txt'), 'a1\n'));
@@ -95,7 +120,7 @@ test('restore: earliest before per file, created files deleted, conflicts left a
   const one = await messageId(recorder, store, 1);
   writeFileSync(at('new/b.txt'), 'the user changed this\n');
 
-  const plan = await planRestore(history, node, recorder.id, one);
+  const plan = await planRestore(history, node, roots, recorder.id, one);
   const byPath = Object.fromEntries(plan.files.map((f) => [path.relative(path.dirname(at('x')), f.path), [f.action, f.conflict]]));
   assert.deepEqual(byPath, { 'a.txt': ['write', false], 'new/b.txt': ['delete', true], 'new/moved.txt': ['delete', false], 'gone.txt': ['write', false] });
 
@@ -108,7 +133,7 @@ test('restore: earliest before per file, created files deleted, conflicts left a
   assert.deepEqual((await store.loadMessages(recorder.id)).length, 0, 'the conversation is cut before message 1');
   assert.equal(await store.countUndoSteps(recorder.id), 0, 'Undo Last Agent Edit has nothing of the removed turns');
 
-  const undo = await planUndoRewind(history, node, recorder.id);
+  const undo = await planUndoRewind(history, node, roots, recorder.id);
   assert.ok(typeof undo !== 'string');
   await applyUndoRewind(history, node, recorder.id, undo, { overwriteConflicts: false });
   assert.equal(readFileSync(at('a.txt'), 'utf8'), 'a2\n');
@@ -116,12 +141,12 @@ test('restore: earliest before per file, created files deleted, conflicts left a
   assert.equal(existsSync(at('gone.txt')), false);
   assert.deepEqual((await store.loadMessages(recorder.id)).filter((m) => m.role === 'user').map((m) => m.content.slice(0, 3)), ['one', 'If ', 'two', 'If ']);
   assert.equal(await store.countUndoSteps(recorder.id), 4);
-  assert.equal(await planUndoRewind(history, node, recorder.id), 'there is no restore to undo in this session');
+  assert.equal(await planUndoRewind(history, node, roots, recorder.id), 'there is no restore to undo in this session');
 
   // A restore followed by a new message cannot be undone any more.
-  await applyRestore(history, node, await planRestore(history, node, recorder.id, await messageId(recorder, store, 2)), { overwriteConflicts: true });
+  await applyRestore(history, node, await planRestore(history, node, roots, recorder.id, await messageId(recorder, store, 2)), { overwriteConflicts: true });
   await recorder.onMessage({ role: 'user', content: 'three' });
-  assert.match(String(await planUndoRewind(history, node, recorder.id)), /the conversation went on after the restore/);
+  assert.match(String(await planUndoRewind(history, node, roots, recorder.id)), /the conversation went on after the restore/);
 });
 
 test('checkpoints of source text are stored compressed and come back exact', async (t) => {
@@ -136,14 +161,14 @@ test('checkpoints of source text are stored compressed and come back exact', asy
 
 test('the size bound prunes the oldest turns; restoring to one of them is refused with a reason', async (t) => {
   const big = randomBytes(40_000); // incompressible: stored as it is
-  const { store, recorder, fs, node, at, turn, history } = await setup(t, 100_000);
+  const { store, recorder, fs, node, roots, at, turn, history } = await setup(t, 100_000);
   for (const name of ['a', 'b', 'c', 'd']) writeFileSync(at(`${name}.txt`), big);
   for (const name of ['a', 'b', 'c', 'd']) await turn(`edit ${name}`, () => fs.writeFile(at(`${name}.txt`), 'short\n'));
   assert.ok(history.storedBytes() <= 100_000, String(history.storedBytes()));
   const first = await messageId(recorder, store, 1);
-  await assert.rejects(planRestore(history, node, recorder.id, first), (e: unknown) => e instanceof PersistenceError && /pruned/.test(e.message));
+  await assert.rejects(planRestore(history, node, roots, recorder.id, first), (e: unknown) => e instanceof PersistenceError && /pruned/.test(e.message));
   const last = await messageId(recorder, store, 4);
-  const plan = await planRestore(history, node, recorder.id, last);
+  const plan = await planRestore(history, node, roots, recorder.id, last);
   assert.deepEqual(plan.files.map((f) => f.path), [at('d.txt')]);
 });
 

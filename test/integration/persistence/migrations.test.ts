@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { test } from 'node:test';
 import type { Database } from 'sql.js';
 import { PersistenceError } from '../../../src/persistence/errors';
@@ -97,6 +98,35 @@ test('a version-2 database with unfolded journal entries replays them, then upgr
   }
   assert.equal(await fileVersion(file), latestVersion(SESSION_MIGRATIONS));
   assert.equal(readFileSync(journalPathFor(file), 'utf8'), '', 'the old-schema journal was folded before any new-schema entry');
+});
+
+test('a version-10 database whose journal carries checkpoint bytes as hex (unhex) replays them exactly, then upgrades', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const deflated = deflateRawSync(Buffer.from('const a = 1;\n'.repeat(100)));
+  await writeOldDatabase(file, 10, (db) => {
+    db.run("INSERT INTO sessions (id, title, model, provider, created_at, updated_at) VALUES ('s', 'From v10', 'm', 'p', 1, 1)");
+    db.run("INSERT INTO file_checkpoints (id, session_id, path, before, encoding, created_at, undone) VALUES (1, 's', '/w/folded.bin', X'00FF10', NULL, 1, 0)");
+  });
+  // What a version-10 Local Harness journaled before it was killed: BLOBs as hex text turned back by unhex().
+  const insert = (id: number, hex: string, encoding: string | null) => [
+    `INSERT INTO file_checkpoints (id, session_id, path, before, encoding, created_at, undone, op_id, message_id) VALUES (?, ?, ?, unhex(?), ?, ?, 0, ?, ?)`,
+    [id, 's', `/w/${id}.ts`, hex, encoding, 5, null, null],
+  ];
+  const entry = { n: 1, v: 10, ops: [insert(2, deflated.toString('hex'), 'deflate'), insert(3, '', null)] };
+  writeFileSync(journalPathFor(file), `${JSON.stringify(entry)}\n`);
+
+  const store = await SessionStore.open(file, { foldIdleMs: 0 });
+  try {
+    const byPath = new Map((await store.listCheckpoints('s')).map((c) => [c.path, c.before]));
+    assert.deepEqual(byPath.get('/w/2.ts'), new Uint8Array(Buffer.from('const a = 1;\n'.repeat(100))));
+    assert.deepEqual(byPath.get('/w/3.ts'), new Uint8Array(0), 'an empty file stays an empty file, not "no file"');
+    assert.deepEqual(byPath.get('/w/folded.bin'), new Uint8Array([0, 255, 16]));
+    // The upgrade counted what the old rows hold, so the size bound sees them.
+    assert.equal(store.checkpointHistory.storedBytes(), deflated.length + 3);
+  } finally {
+    await store.close();
+  }
+  assert.equal(await fileVersion(file), latestVersion(SESSION_MIGRATIONS));
 });
 
 test('a database from a newer Local Harness is refused and left exactly as it was', async (t) => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { SessionStore } from '../../../src/persistence/sessionStore';
 import { EditorSessionService, READ_ONLY_NOTE, type SessionServiceOptions } from '../../../src/editor/sessions/sessionService';
 
@@ -86,7 +87,9 @@ test('agent writes are checkpointed and Undo Last Agent Edit restores them, newe
   const file = path.join(ws, 'a.txt');
   writeFileSync(file, 'original\n');
   const sessions = service(t, path.join(dir, 'sessions.db'), new Warnings());
-  assert.equal(await sessions.undoLastEdit(nodeFs), undefined, 'nothing to undo before any turn');
+  const roots = new WorkspaceRoots([{ name: 'ws', path: ws }], nodeFs);
+  const undo = async () => (await sessions.undoLastEdit(nodeFs, roots)).restored[0];
+  assert.equal(await undo(), undefined, 'nothing to undo before any turn');
 
   const recording = (await sessions.forTurn('edit a.txt', META))!;
   const agentFs = recording.wrapFileSystem(nodeFs);
@@ -96,13 +99,13 @@ test('agent writes are checkpointed and Undo Last Agent Edit restores them, newe
   await agentFs.writeFile(created, 'made by the agent\n');
   assert.equal(await sessions.undoableEdits(), 3);
 
-  assert.equal(await sessions.undoLastEdit(nodeFs), created);
+  assert.equal(await undo(), created);
   assert.equal(existsSync(created), false, 'a file the agent created is removed');
-  assert.equal(await sessions.undoLastEdit(nodeFs), file);
+  assert.equal(await undo(), file);
   assert.equal(readFileSync(file, 'utf8'), 'first edit\n');
-  assert.equal(await sessions.undoLastEdit(nodeFs), file);
+  assert.equal(await undo(), file);
   assert.equal(readFileSync(file, 'utf8'), 'original\n');
-  assert.equal(await sessions.undoLastEdit(nodeFs), undefined);
+  assert.equal(await undo(), undefined);
   assert.equal(await sessions.undoableEdits(), 0);
 });
 
@@ -117,18 +120,20 @@ test('an agent move is one undo step: the source comes back and the destination 
   writeFileSync(from, 'precious\n');
   writeFileSync(other, 'before\n');
   const sessions = service(t, path.join(dir, 'sessions.db'), new Warnings());
+  const roots = new WorkspaceRoots([{ name: 'ws', path: ws }], nodeFs);
+  const undo = async () => (await sessions.undoLastEdit(nodeFs, roots)).restored[0];
   const recording = (await sessions.forTurn('move it', META))!;
   const agentFs = recording.wrapFileSystem(nodeFs);
   await agentFs.writeFile(other, 'after\n');
   await agentFs.rename(from, to);
   assert.equal(await sessions.undoableEdits(), 2, 'the edit and the move');
 
-  assert.equal(await sessions.undoLastEdit(nodeFs), from);
+  assert.equal(await undo(), from);
   assert.equal(readFileSync(from, 'utf8'), 'precious\n');
   assert.equal(existsSync(to), false, 'one undo also removed the destination');
   assert.equal(readFileSync(other, 'utf8'), 'after\n', 'the earlier edit is its own step');
   assert.equal(await sessions.undoableEdits(), 1);
-  assert.equal(await sessions.undoLastEdit(nodeFs), other);
+  assert.equal(await undo(), other);
   assert.equal(readFileSync(other, 'utf8'), 'before\n');
   assert.equal(await sessions.undoableEdits(), 0);
 });

@@ -12,6 +12,7 @@ import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
 import { EditorSessionService } from '../../../src/editor/sessions/sessionService';
 import { TurnReviewService } from '../../../src/editor/checkpoints/turnReview';
+import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 
 async function setup(t: import('node:test').TestContext) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lh-review-'));
@@ -24,7 +25,7 @@ async function setup(t: import('node:test').TestContext) {
   });
   const store = new ChatStateStore();
   const node = new NodeFileSystem();
-  const review = new TurnReviewService({ sessions, store, fs: node, label: (p) => path.relative(ws, p) });
+  const review = new TurnReviewService({ sessions, store, fs: node, roots: () => new WorkspaceRoots([{ name: 'ws', path: ws }], node), label: (p) => path.relative(ws, p) });
   const at = (p: string) => path.join(ws, p);
   /** One turn as the turn host runs it: the store's events, the recorded messages, the edits through the wrapper. */
   const turn = async (text: string, edits: (fs: CheckpointingFileSystem) => Promise<void>) => {
