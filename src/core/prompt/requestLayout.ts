@@ -14,14 +14,14 @@
 //      no request has carried yet, as its `context`, after its own text; from then on it is history like the rest.
 // The one allowed break is a compression (a window that would overflow otherwise): compressed copies stand in for
 // old messages and the running summary opens the first message after the system prompt, never the system prompt.
-// Side requests: one that follows a chat request (the compression pass) continues it: that request byte for byte
-// with the same tools, then its own messages, so the server reads only what it adds. One that stands alone
-// (planner, synthesis, index summaries, setup probes) is a fixed system prompt and one user message with all that
-// varies. Within a message, attached code comes before the user's words and the context after them (modelText in
-// ../messages.ts); images stay on the message they came with.
+// Side requests: one that follows a chat request (the compression pass, the retry after the thinking budget cut a
+// reply) continues it: that request byte for byte with the same tools, then its own messages, so the server reads
+// only what it adds. One that stands alone (planner, synthesis, index summaries, setup probes) is a fixed system
+// prompt and one user message with all that varies. Within a message, attached code comes before the user's words
+// and the context after them (modelText in ../messages.ts); images stay on the message they came with.
 //
-// Callers: the chat round (agent/turnRunner.ts; the tail from session/agentSession.ts), the history view and the
-// compression pass (compression/view.ts, compression/modelPass.ts, contextWindow/contextManager.ts), the planner,
+// Callers: the chat round (agent/turnRunner.ts, agent/thinkingBudget.ts; the tail from session/agentSession.ts), the
+// history view and the compression pass (compression/view.ts, compression/modelPass.ts, contextWindow/), the planner,
 // executor and synthesis (orchestrator/), index summaries (indexing/fileSummaryPrompt.ts), the setup probes.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ToolProtocol } from '../toolProtocol/protocolSetting';
