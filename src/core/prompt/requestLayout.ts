@@ -17,8 +17,10 @@
 // Side requests: one that follows a chat request (the compression pass, the retry after the thinking budget cut a
 // reply) continues it: that request byte for byte with the same tools, then its own messages, so the server reads
 // only what it adds. One that stands alone (planner, synthesis, index summaries, setup probes) is a fixed system
-// prompt and one user message with all that varies. Within a message, attached code comes before the user's words
-// and the context after them (modelText in ../messages.ts); images stay on the message they came with.
+// prompt and one user message with all that varies (the planner's system prompt still carries its tool list and
+// the working context: it is sent once a turn, and its bytes were kept as they were). Within a message, attached
+// code comes before the user's words and the context after them (modelText in ../messages.ts); images stay on the
+// message they came with.
 //
 // Callers: the chat round (agent/turnRunner.ts, agent/thinkingBudget.ts; the tail from session/agentSession.ts), the
 // history view and the compression pass (compression/view.ts, compression/modelPass.ts, contextWindow/), the planner,
