@@ -96,6 +96,15 @@ export interface PromptUsage {
   cachedEstimated?: boolean;
 }
 
+/** What one model call brought back: the visible text, the thinking, the tool calls, why it stopped, the counts. */
+export interface RoundReply {
+  text: string;
+  thinking: string;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage?: PromptUsage;
+}
+
 /** A usage delta as the turn keeps it (no `type`, nothing unset). */
 export function usageOf(delta: PromptUsage): PromptUsage {
   return {

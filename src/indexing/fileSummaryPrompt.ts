@@ -5,6 +5,7 @@
 // budget so a model with a 4k window still fits, and a chunk that does not fit whole is clipped (and still summarized).
 import type { ChatMessage } from '../core/messages';
 import type { ChunkDraft } from '../core/knowledge/types';
+import { standaloneRequest } from '../core/prompt/requestLayout';
 
 export interface SummaryPromptInput {
   path: string;
@@ -55,10 +56,7 @@ export function buildSummaryPrompt(input: SummaryPromptInput, maxChars: number):
   });
   const user = total === 0 ? `${head}\n\n(The file is empty.)` : [head, ...sections].join('\n\n');
   return {
-    messages: [
-      { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
-      { role: 'user', content: user },
-    ],
+    messages: standaloneRequest(SUMMARY_SYSTEM_PROMPT, user),
     clipped,
   };
 }

@@ -1,6 +1,6 @@
 // One model call: stream the reply, surface thinking/text as events, collect tool calls and usage.
-import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider, type PromptUsage } from '../provider';
+import type { ChatMessage, ToolDefinition } from '../messages';
+import { toChatRequest, type ChatProvider, type RoundReply } from '../provider';
 import { readDeltas } from '../streamDeltas';
 import type { EventBus } from './events';
 
@@ -16,13 +16,8 @@ export interface RoundRequest {
   maxTokens?: number;
 }
 
-export interface RoundReply {
-  text: string;
-  thinking: string;
-  toolCalls: ToolCall[];
-  finishReason: string;
-  usage?: PromptUsage;
-}
+// Declared with the provider (toolProtocol reads replies too and must not depend on the loop).
+export type { RoundReply };
 
 export async function streamRound(request: RoundRequest, bus: EventBus): Promise<RoundReply> {
   const reply: RoundReply = { text: '', thinking: '', toolCalls: [], finishReason: '' };

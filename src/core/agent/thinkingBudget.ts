@@ -7,6 +7,7 @@ import type { ChatMessage } from '../messages';
 import type { ChatProvider, ChatRequest, StreamDelta } from '../provider';
 import { estimateTokens } from '../tokens';
 import { formatCount } from '../../shared/format';
+import { followUpRequest } from '../prompt/requestLayout';
 
 export const DEFAULT_THINKING_BUDGET = 2000;
 
@@ -68,5 +69,6 @@ async function* budgetedChat(inner: ChatProvider, request: ChatRequest, budget: 
   }
   if (!cut) return;
   yield { type: 'status', message: budgetNotice(budget) };
-  yield* inner.chat({ ...request, think: false, messages: [...request.messages, cutReasoningNote(reasoning, budget)] });
+  // A follow-up of the request just cut (src/core/prompt/requestLayout.ts): its messages and tools, then the note.
+  yield* inner.chat({ ...request, think: false, ...followUpRequest(request, [cutReasoningNote(reasoning, budget)]) });
 }

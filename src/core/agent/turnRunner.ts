@@ -14,6 +14,7 @@ import type { RiskLevel, ToolContext } from '../tools/tool';
 import type { EventBus, TurnEndReason } from './events';
 import { streamRound, type RoundReply } from './round';
 import { executeToolCall } from './toolExecutor';
+import { chatRequest } from '../prompt/requestLayout';
 import { errorMessage } from '../../shared/format';
 
 export interface TextReplyState {
@@ -203,7 +204,8 @@ export async function runTurn(
       if (callTools.length > 0 && config.hooks?.selectTools) {
         callTools = await config.hooks.selectTools({ round, userText, history, tools, usedInTurn }, signal);
       }
-      let messages: ChatMessage[] = [{ role: 'system', content: config.buildSystemPrompt() }, ...history];
+      // Laid out by the cache rule (src/core/prompt/requestLayout.ts): the fixed system prompt, then the history.
+      let messages = chatRequest(config.buildSystemPrompt(), history);
       if (config.hooks?.prepareMessages) messages = await config.hooks.prepareMessages(messages, signal, callTools);
 
       const reply: RoundReply = config.hooks?.callModel

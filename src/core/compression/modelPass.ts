@@ -14,6 +14,7 @@ import { parseReply } from '../structured/structuredCall';
 import { readDeltas } from '../streamDeltas';
 import { estimateTokens } from '../tokens';
 import { SummaryEdits } from './summaryEdits';
+import { followUpRequest, standaloneRequest, type LaidOutRequest } from '../prompt/requestLayout';
 import type { CompressionScope } from './scope';
 
 export interface CompressionModel {
@@ -115,8 +116,9 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
   const tokensOf = (tools: readonly ToolDefinition[], ...lists: ReadonlyArray<readonly ChatMessage[]>) =>
     lists.reduce((n, list) => n + scope.meter.messages(list), tools.length ? scope.meter.tools(tools) : 0);
   const continuation = scope.window - tokensOf(scope.tools, conversation) - INSTRUCTION_TOKENS - replyReserve >= MIN_LISTING_TOKENS;
-  const base: ChatMessage[] = continuation ? conversation : [{ role: 'system', content: STANDALONE_SYSTEM }];
-  const tools = continuation ? scope.tools : [];
+  // A continuation follows the request the server holds (its messages and tools); else a request of its own.
+  const prior: LaidOutRequest = continuation ? { messages: conversation, tools: scope.tools } : { messages: standaloneRequest(STANDALONE_SYSTEM), tools: [] };
+  const { messages: base, tools } = prior;
   const appended: ChatMessage[] = [];
   const run: PassRun = { iterations: 0, compressed: 0, targetMet: !scope.overTarget() };
   const asked = new Set<number>();
@@ -136,12 +138,12 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
     if (!retry && listing.ids.length === 0) return run; // nothing left for the model to do
     const text = retry ? RETRY : `${appended.length === 0 ? INSTRUCTIONS : 'Applied. Summarise these too, the same way:'}\n${edits.status()}\nMessages (oldest first):\n${listing.text}`;
     const ask: ChatMessage = { role: 'user', content: text };
-    const request = [...base, ...appended, ask];
+    const request = followUpRequest(prior, [...appended, ask]);
     const raw = tokensOf(tools, base, appended, [ask]);
     run.iterations++;
     let reply: string;
     try {
-      reply = await callModel(model, request, tools, continuation, options, raw);
+      reply = await callModel(model, request.messages, request.tools, continuation, options, raw);
     } catch (err) {
       if (options.signal.aborted) throw err;
       return { ...run, failure: `the model failed: ${errorMessage(err)}` };

@@ -1,8 +1,10 @@
 // The model's view of a history: compressed copies stand in for originals, evicted messages are left out and
 // the running summary opens the first message left in view (never the system prompt: that stays byte-identical
-// so the server's prompt cache keeps the system prompt and the tools across a compression). The history itself is never changed, so the originals stay
+// so the server's prompt cache keeps the system prompt and the tools across a compression; the layout is
+// src/core/prompt/requestLayout.ts). The history itself is never changed, so the originals stay
 // available for the panel and for persistence (each replacement links back to the message it stands for).
 import type { ChatMessage } from '../messages';
+import { compressedRequest, openedBy } from '../prompt/requestLayout';
 import { isCompressed } from './marker';
 import { withoutImages } from '../images/imageText';
 import { RunningSummary, isNudge, type SummaryState } from './summary';
@@ -133,15 +135,12 @@ export class HistoryView {
 
   /** The messages to send: system, the pinned user message, then everything not evicted; the summary opens the first. */
   build(system: ChatMessage | undefined, history: readonly ChatMessage[], summaryMaxTokens: number): ChatMessage[] {
-    const out: ChatMessage[] = [];
-    if (system) out.push(system);
+    const inView: ChatMessage[] = [];
     const pinned = this.pinnedUser(history);
     // The pinned request outlived its round's eviction: its words stay, its images are gone (named in a line).
-    if (pinned !== undefined) out.push(this.pinnedCopy(this.current(history, pinned)));
-    for (let i = this.evicted; i < history.length; i++) out.push(this.current(history, i));
-    const head = system ? 1 : 0;
-    if (out.length > head) out[head] = this.withSummary(out[head]!, summaryMaxTokens);
-    return out;
+    if (pinned !== undefined) inView.push(this.pinnedCopy(this.current(history, pinned)));
+    for (let i = this.evicted; i < history.length; i++) inView.push(this.current(history, i));
+    return compressedRequest(system, inView, (first) => this.withSummary(first, summaryMaxTokens));
   }
 
   private pinnedCopy(message: ChatMessage): ChatMessage {
@@ -163,7 +162,7 @@ export class HistoryView {
     const text = this.summary.render(maxTokens);
     if (!text) return first;
     if (this.headCache && this.headCache.base === first && this.headCache.text === text) return this.headCache.built;
-    const built: ChatMessage = { ...first, content: first.content ? `${text}\n\n${first.content}` : text };
+    const built = openedBy(first, text);
     this.headCache = { base: first, text, built };
     this.originals.set(built, this.originals.get(first) ?? first);
     return built;

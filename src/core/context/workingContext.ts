@@ -1,7 +1,6 @@
-// The working context at the tail of the conversation. Local servers keep the previous request's tokens and re-read
-// only what follows the first changed byte, so the files read and modified, the todos, the user's editor and the
-// retrieved code are never put into the system prompt (which comes first) nor rewritten where they were sent:
-// they travel with the newest message, as that message's `context`, and stay there byte for byte.
+// What the working context at the tail of the conversation says. Where it goes is the request layout's rule
+// (src/core/prompt/requestLayout.ts): never into the system prompt, never rewritten where it was sent; it travels
+// with the newest message, as that message's `context`, and stays there byte for byte. This decides what it says:
 // - At the start of a turn: the whole block (what earlier turns touched, the todos, the user's editor, the code
 //   retrieved for this request), with the user's message.
 // - Before each later request of the turn: only what changed since the model last heard — a file read or changed

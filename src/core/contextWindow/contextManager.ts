@@ -14,6 +14,7 @@ import { TokenCalibration, calibrationKey, type KeyValuePort } from '../context/
 import { TokenMeter, type PromptMeasure } from '../context/meter';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/contextSettings';
 import { CompressionBudget } from './compressionBudget';
+import { splitRequest } from '../prompt/requestLayout';
 import { formatCount } from '../../shared/format';
 import type { ContextWindow, WindowSource } from '../context/window';
 import { WorkingWindow, windowEvidenceKey } from '../context/workingWindow';
@@ -185,7 +186,7 @@ class DefaultContextManager implements ContextManager {
     const window = (await this.windows.get(signal)).tokens;
     await this.calibration.load();
     this.budget?.recordWork();
-    const { system, history } = split(messages);
+    const { system, history } = splitRequest(messages);
     this.view.reconcile(history);
     // Exactly the tools this request carries: a request without tools must not be measured with them.
     const tools = sentTools ?? this.options.tools?.() ?? [];
@@ -248,7 +249,7 @@ class DefaultContextManager implements ContextManager {
   async compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport> {
     const window = (await this.windows.get(signal)).tokens;
     await this.calibration.load();
-    const { system, history } = split(messages);
+    const { system, history } = splitRequest(messages);
     this.view.reconcile(history);
     const tools = this.options.tools?.() ?? [];
     const report = await this.runCompression('manual', system, history, tools, window, signal);
@@ -370,10 +371,6 @@ class DefaultContextManager implements ContextManager {
 /** Room kept for the answer: the setting, but never more than 40% of a small window (2k servers exist). */
 function minAnswerTokens(s: ContextSettings, window: number): number {
   return Math.min(s.minAnswerTokens, Math.floor(window * 0.4));
-}
-
-function split(messages: readonly ChatMessage[]): { system: ChatMessage | undefined; history: ChatMessage[] } {
-  return messages[0]?.role === 'system' ? { system: messages[0], history: messages.slice(1) } : { system: undefined, history: [...messages] };
 }
 
 function lastFingerprint(history: readonly ChatMessage[]): string {

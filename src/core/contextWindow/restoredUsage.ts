@@ -4,6 +4,7 @@
 import type { ChatMessage } from '../messages';
 import { HistoryView, type ContextState } from '../compression/view';
 import { TokenMeter } from '../context/meter';
+import { systemMessage } from '../prompt/requestLayout';
 
 /** A generous cap for the summary's share: the exact cap depends on the window, unknown before the first call. */
 const SUMMARY_TOKENS = 2_000;
@@ -12,6 +13,6 @@ export function restoredContextTokens(history: readonly ChatMessage[], state: Co
   if (history.length === 0) return 0;
   const view = new HistoryView(state);
   view.reconcile(history);
-  const messages = view.build({ role: 'system', content: systemPrompt }, history, SUMMARY_TOKENS);
+  const messages = view.build(systemMessage(systemPrompt), history, SUMMARY_TOKENS);
   return new TokenMeter().measure(messages, [], 1).raw;
 }

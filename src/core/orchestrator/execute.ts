@@ -16,6 +16,7 @@ import { clip } from './stepShortening';
 import { continueNudge, digestResults, EMPTY_NUDGE, workLeft } from './stepEvidence';
 import { newThread, observeSuccess, threadMessages, touch, type StepThread } from './stepThread';
 import { fitsWindow, startNewSegment } from './stepWindow';
+import { chatRequest, systemMessage } from '../prompt/requestLayout';
 
 /** Rounds in a row a step may go without progress before the attempt counts as failed. */
 export const DEFAULT_STALL_ROUNDS = 4;
@@ -81,7 +82,7 @@ export const EXECUTOR_SYSTEM_PROMPT = [
 
 export async function executeStep(input: StepInput, env: StepEnv, signal: AbortSignal): Promise<StepAttempt> {
   const { step } = input;
-  const system: ChatMessage = { role: 'system', content: EXECUTOR_SYSTEM_PROMPT };
+  const system = systemMessage(EXECUTOR_SYSTEM_PROMPT);
   const thread = input.thread ?? newThread(stepPrompt(input, env.hotContext()));
   const fresh = thread.exchange.length === 0;
   if (input.nudge) thread.exchange.push({ role: 'user', content: input.nudge });
@@ -102,8 +103,8 @@ export async function executeStep(input: StepInput, env: StepEnv, signal: AbortS
   for (;;) {
     if (signal.aborted) return { kind: 'cancelled' };
     if (env.budget.used >= env.budget.limit) return { kind: 'out_of_rounds' };
-    let messages = [system, ...threadMessages(thread)];
-    if (!fitsWindow(messages, env.tools, env.window, env.meter) && startNewSegment(thread)) messages = [system, ...threadMessages(thread)];
+    let messages = chatRequest(system, threadMessages(thread));
+    if (!fitsWindow(messages, env.tools, env.window, env.meter) && startNewSegment(thread)) messages = chatRequest(system, threadMessages(thread));
     env.budget.used++;
     env.exec.bus.emit({ type: 'round_start', round: env.nextRound() });
     const reply = await env.callModel(round++, messages, signal, { tools: [...env.tools] });

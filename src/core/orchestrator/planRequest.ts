@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { structuredCall } from '../structured';
+import { standaloneRequest } from '../prompt/requestLayout';
 
 export interface PlanStep {
   id: string;
@@ -149,10 +150,7 @@ export function planMessages(input: Pick<PlanInput, 'request' | 'conversation' |
     ...(input.hotContext ? ['', input.hotContext] : []),
   ].join('\n');
   const user = input.conversation ? `Conversation so far:\n${input.conversation}\n\nRequest: ${input.request}` : input.request;
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: user },
-  ];
+  return standaloneRequest(system, user);
 }
 
 function firstSentence(text: string): string {

@@ -12,6 +12,7 @@ import { estimateTokens } from '../tokens';
 import { streamProtocolReply } from '../toolProtocol/replyStreamer';
 import { ToolIndex } from '../toolProtocol/toolIndex';
 import { clip, digestSteps } from './stepShortening';
+import { standaloneRequest } from '../prompt/requestLayout';
 import type { Plan, StepRecord } from './planRequest';
 
 /** Window assumed when the planner's is not known: the smallest a local server commonly runs. */
@@ -52,10 +53,7 @@ export function synthesisMessages(input: Pick<SynthesisInput, 'request' | 'plan'
     'what failed or was skipped. Be brief. Do not call tools.';
   const head = `Request: ${input.request}\n\nDone when: ${input.plan.doneWhen || '(not stated)'}\n\nSteps and results:\n`;
   const budgetChars = Math.max(800, Math.floor(window * RESULTS_SHARE * CHARS_PER_TOKEN) - (estimateTokens(system + head) * CHARS_PER_TOKEN));
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: head + digestSteps(input.records, budgetChars) },
-  ];
+  return standaloneRequest(system, head + digestSteps(input.records, budgetChars));
 }
 
 export async function synthesize(input: SynthesisInput, bus: EventBus): Promise<Synthesis> {

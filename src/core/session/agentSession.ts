@@ -11,6 +11,7 @@ import { WorkingContextTail } from '../context/workingContext';
 import type { ContextManager } from '../contextWindow/contextManager';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
+import { attachToTail, requestTools, tailBlock } from '../prompt/requestLayout';
 import { createTurnHooks, type TurnHooksBundle } from '../resilience/turnHooks';
 import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import { runTurn, type ToolSelectionState, type TurnConfig, type TurnOutcome } from '../agent/turnRunner';
@@ -168,9 +169,9 @@ export class AgentSession {
   }
 
   private async prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools: readonly ToolDefinition[]): Promise<ChatMessage[]> {
-    // The working context goes with the newest message, which no request has carried yet: at the start of a turn
-    // the user's message (with the code retrieved for it), later only what changed. Retrieval runs here, inside the
-    // turn (after turn_start) and before its first model call.
+    // The tail (src/core/prompt/requestLayout.ts): the working context goes with the newest message, which no
+    // request has carried yet: at the start of a turn the user's message (with the code retrieved for it), later
+    // only what changed. Retrieval runs here, inside the turn (after turn_start) and before its first model call.
     // The mode's note goes first, with the user's message: the system prompt stays the same bytes.
     const turn = this.turn;
     const tail = this.context !== undefined || this.retrieval !== undefined;
@@ -180,15 +181,15 @@ export class AgentSession {
         turn.started = true;
         const retrieved = this.retrieval ? await this.retrieval.forRequest(turn.text, signal) : undefined;
         const working = tail ? this.tail.turnStart(this.options.tracker.snapshot(), retrieved) : undefined;
-        block = [turn.note, working].filter((b) => b !== undefined).join('\n\n') || undefined;
+        block = tailBlock([turn.note, working]);
       } else if (tail) {
         block = this.tail.update(this.options.tracker.snapshot());
       }
       if (block) await this.attachContext(block);
     }
     if (!this.context) return messages;
-    // In xml mode the tool list travels inside the system prompt, not as definitions.
-    const prepared = await this.context.prepareMessages(messages, signal, this.protocol === 'xml' ? [] : tools);
+    // Measured with exactly the definitions the request carries (none in xml mode).
+    const prepared = await this.context.prepareMessages(messages, signal, requestTools(this.protocol, tools));
     const status = this.context.status();
     this.options.bus.emit({ type: 'context', used: status.used, window: status.window });
     return prepared;
@@ -201,10 +202,8 @@ export class AgentSession {
 
   /** Adds `block` to the newest message (never sent yet, never measured yet) and records it with the message. */
   private async attachContext(block: string): Promise<void> {
-    const newest = this.history[this.history.length - 1];
-    if (!newest || newest.role === 'system') return;
-    newest.context = newest.context ? `${newest.context}\n\n${block}` : block;
-    await this.options.onMessageContext?.(newest);
+    const newest = attachToTail(this.history, block);
+    if (newest) await this.options.onMessageContext?.(newest);
   }
 
   /** The tools the system prompt lists in xml mode, of the mode's risk levels (the same array while the same). */

@@ -6,6 +6,7 @@ import type { CompressionReport } from '../compression/compressor';
 import type { EventBus } from '../agent/events';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 import type { ToolProtocol } from '../toolProtocol/protocolSetting';
+import { requestTools } from '../prompt/requestLayout';
 import type { AgentSessionOptions } from './sessionOptions';
 
 export function createSessionContext(o: AgentSessionOptions, protocol: () => ToolProtocol, tools: () => readonly ToolDefinition[]): ContextManager | undefined {
@@ -23,8 +24,8 @@ export function createSessionContext(o: AgentSessionOptions, protocol: () => Too
     model: o.model,
     ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
     ...(o.knowledge?.summaries && { summaries: o.knowledge.summaries }),
-    // In xml mode the tool list lives in the system prompt, not in the request.
-    tools: () => (protocol() === 'xml' ? [] : tools()),
+    // The definitions the request carries (none in xml mode: the system prompt lists them).
+    tools: () => requestTools(protocol(), tools()),
     callBudget: true,
     onWindowChange: (change) => o.bus.emit({ type: 'context_window', ...change }),
     onCompression: (report) => {

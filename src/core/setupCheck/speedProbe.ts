@@ -2,11 +2,11 @@
 // their last line: the first is read in full (prompt tokens/s), the second should be read from the cache. The
 // server's own counts decide where it reports them (cached tokens, Ollama/llama.cpp durations); wall-clock time
 // is the fallback and is said to be one.
-import type { ChatMessage } from '../messages';
 import { toChatRequest, type ServerKind } from '../provider';
 import { capitalise, formatCount } from '../../shared/format';
 import type { CallRecord, ObservedProvider } from './observedCall';
 import type { CacheFinding, SpeedFinding } from './report';
+import { standaloneRequest } from '../prompt/requestLayout';
 
 /** Long enough that reading it costs measurable time on any machine, short enough for a 2,048-token window. */
 export const CACHE_PREFIX_TOKENS = 1000;
@@ -39,10 +39,7 @@ export async function runSpeedProbes(
   const prefix = cachePrefix(options.prefixTokens);
   const records: CallRecord[] = [];
   for (const question of SPEED_QUESTIONS) {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: prefix },
-      { role: 'user', content: question },
-    ];
+    const messages = standaloneRequest(prefix, question);
     const request = toChatRequest(
       {
         model: options.model,

@@ -1,7 +1,7 @@
 // The tool probe: one tiny task ("what is the first line of hello.txt?") with one tool, read the way a turn reads
 // a reply (src/core/toolProtocol). It tells a model that calls the tool through the API from one that writes the
 // call as text (JSON or `<tool>` markup) and from one that calls nothing. The tool is never run.
-import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
+import type { ToolCall, ToolDefinition } from '../messages';
 import { isToolsUnsupportedError, type ToolProtocol } from '../toolProtocol/protocolSetting';
 import { streamProtocolReply, type ReplySink } from '../toolProtocol/replyStreamer';
 import { SYNTAX_NAMES, type CallSyntaxId } from '../toolProtocol/callSyntaxes';
@@ -10,6 +10,7 @@ import { toTextProtocolMessages } from '../toolProtocol/textMessages';
 import { ToolIndex } from '../toolProtocol/toolIndex';
 import type { CallRecord, ObservedProvider } from './observedCall';
 import type { ProbeOutcome } from './report';
+import { standaloneRequest } from '../prompt/requestLayout';
 import { errorMessage } from '../../shared/format';
 
 export const PROBE_FILE = 'hello.txt';
@@ -50,10 +51,7 @@ const silent: ReplySink = { text: () => undefined, thinking: () => undefined, st
 
 export async function runToolProbe(provider: ObservedProvider, mode: ToolProtocol, options: ProbeOptions): Promise<ProbeResult> {
   const index = new ToolIndex([PROBE_TOOL]);
-  const base: ChatMessage[] = [
-    { role: 'system', content: PROBE_SYSTEM },
-    { role: 'user', content: PROBE_TASK },
-  ];
+  const base = standaloneRequest(PROBE_SYSTEM, PROBE_TASK);
   const messages = mode === 'xml' ? toTextProtocolMessages(base, { systemPart: renderTextProtocolPart(index) }) : base;
   let n = 0;
   try {

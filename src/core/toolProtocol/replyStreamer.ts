@@ -3,9 +3,8 @@
 // tool calls, hidden from the answer. Tool calls are only returned, never run here.
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { toChatRequest, type ChatProvider, type ReadingProgress } from '../provider';
+import { toChatRequest, type ChatProvider, type ReadingProgress, type RoundReply } from '../provider';
 import { readDeltas } from '../streamDeltas';
-import type { RoundReply } from '../agent/round';
 import { CallTextReader, type ReadPiece } from './callTextReader';
 import type { CallValidator } from './jsonRecovery';
 import type { ToolProtocol } from './protocolSetting';

@@ -13,6 +13,7 @@ import type { SessionAction, SessionEntry, WebviewToHost } from '../../shared/pr
 import { marksFromStore } from '../../editor/sessions/compressionMarks';
 import { READ_ONLY_NOTE, type EditorSessionService } from '../../editor/sessions/sessionService';
 import { restoredContextTokens } from '../../core/contextWindow/restoredUsage';
+import { chatRequest } from '../../core/prompt/requestLayout';
 import { savedRunOf } from '../../persistence/planRuns';
 import { planRunNotes, resumeRunText } from '../../editor/orchestrator/orchestratorNotices';
 import { refusedText } from '../../core/checkpoints/restoreConfinement';
@@ -119,7 +120,7 @@ export class HistoryUi {
       (_progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        return agent.context!.compressNow([{ role: 'system', content: agent.systemPrompt() }, ...agent.history], abort.signal);
+        return agent.context!.compressNow(chatRequest(agent.systemPrompt(), agent.history), abort.signal);
       },
     );
     // The compression event already put "before → after" in the panel; the meter follows the new size.
