@@ -10,6 +10,7 @@ import { evictOldest } from './eviction';
 import { compressByRules } from './fallback';
 import { compressByIndexSummaries } from './indexSummaries';
 import type { CompressionScope } from './scope';
+import { summariesCanReach, targetWithHeadroom, type Headroom } from './headroom';
 import type { ReplacementMethod } from './view';
 
 export type CompressionReason = 'threshold' | 'budget' | 'manual';
@@ -66,10 +67,16 @@ export interface CompressorOptions {
   onUsage?: (raw: number, promptTokens: number) => void;
   /** Summaries of indexed files: a long read_file result becomes its file's summary before the LLM pass. */
   summaries?: IndexSummaryPort;
+  /** Where compression starts and how fast the request grows: the target then leaves room for the next rounds. */
+  headroom?: Headroom;
 }
 
 export async function compress(scope: CompressionScope, reason: CompressionReason, options: CompressorOptions, signal: AbortSignal): Promise<CompressionReport> {
   const tokensBefore = scope.total();
+  if (options.headroom) {
+    const aim = targetWithHeadroom(scope, options.headroom);
+    scope.lowerTarget(aim.target, aim.deep);
+  }
   const steps: CompressionStep[] = [];
   const step = async (method: CompressionMethod, work: () => Promise<number> | number) => {
     const before = scope.total();
@@ -86,7 +93,11 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     if (indexSummaries?.messages === 0) indexSummaries = undefined;
   }
   let llm: CompressionReport['llm'];
-  if (options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
+  let skipped: string | undefined;
+  const passDue = options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0;
+  if (passDue && scope.deepForHeadroom && !summariesCanReach(scope, MIN_LISTED_TOKENS)) {
+    skipped = 'only eviction reaches a target that leaves room for the next rounds in this window';
+  } else if (passDue) {
     options.onStatus?.('Compressing the conversation with the model…');
     await step('llm', async () => {
       const run = await runModelPass(scope, options.model!, {
@@ -123,6 +134,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     evicted,
     ...(llm && { llm }),
     ...(indexSummaries && { indexSummaries }),
+    ...(skipped && { skipped }),
   };
   if (!scope.view.summary.empty) {
     report.summary = { text: scope.view.summary.render(scope.summaryMaxTokens), filesTouched: scope.view.summary.filesTouched() };
