@@ -10,15 +10,13 @@
 //     what matters).
 // Run: npm run build && node --import tsx bench/slowHardware.bench.ts
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeOllamaServer, startFakeOpenAIServer, type ChatBody, type FakeServerHandle, type ScriptedReply } from '../test/helpers/fakeLlm';
-import { followsUnderGrammar, isCompressionRequest, renameTaskModel } from '../test/helpers/weakModels';
-import { offeredTools } from '../test/helpers/weakModels/requestView';
+import { isCompressionRequest } from '../test/helpers/weakModels';
+import { APPLIES_FORMAT, MAX_COMPRESSIONS, notesWorkspace, renameInWindow } from '../test/helpers/weakModels/compressOnceTask';
 import { reasoningModel } from '../test/helpers/weakModels/reasoningModel';
-import { FILE_COUNT, FILE_TASK, kindOf, noteName, noteText, renamed } from '../test/helpers/tasks/fileTask';
-import { roughPromptTokens } from '../test/helpers/fakeLlm/script';
+import { FILE_COUNT, FILE_TASK, renamed } from '../test/helpers/tasks/fileTask';
 import { estimateTokens } from '../src/core/tokens';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -26,34 +24,6 @@ const GEN_TPS = Number(process.env.LH_BENCH_GEN_TPS ?? 3000);
 const WINDOW = 4096;
 
 type Wire = 'openai' | 'ollama';
-type Compression = 'ignores (tool call)' | 'follows' | 'tool call, format applied';
-
-/** Whether the server applies the compression pass's response format (a grammar from its schema). */
-const APPLIES_FORMAT: Record<Compression, boolean> = { 'ignores (tool call)': false, follows: true, 'tool call, format applied': true };
-
-/** Notes of one line (as in the prompt-cache bench), or of `bytes` bytes of prose around the kind. */
-function workspace(bytes = 0): string {
-  const ws = path.join(mkdtempSync(path.join(tmpdir(), 'lh-slow-bench-')), 'ws');
-  mkdirSync(ws);
-  for (let n = 1; n <= FILE_COUNT; n++) writeFileSync(path.join(ws, noteName(n)), bytes ? noteText(n, bytes) : `Note ${n}\nDocument kind: ${kindOf(n)}.\n`);
-  return ws;
-}
-
-/** The weak rename model; the compression request is followed, or answered with the next tool call of the task. */
-function renameModel(window: number | undefined, compression: Compression): (request: ChatBody) => ScriptedReply {
-  const agent = renameTaskModel({ trustsTrimmed: false });
-  return (request) => {
-    const tokens = roughPromptTokens(request);
-    if (window && tokens > window) return { fault: 'http500', status: 400, errorMessage: `the request exceeds the available context size (${tokens} tokens > ${window})` };
-    if (isCompressionRequest(request) && compression === 'follows') return followsUnderGrammar(request);
-    const reply = agent(request);
-    const call = reply.toolCalls?.[0];
-    if (call?.name === 'task_completion' && !offeredTools(request).some((t) => t.name === 'task_completion')) {
-      return { text: String((call.arguments as { result?: unknown }).result ?? 'Done.') };
-    }
-    return reply;
-  };
-}
 
 async function startServer(wire: Wire, reply: (r: ChatBody) => ScriptedReply, window: number | undefined, appliesResponseFormat = true): Promise<FakeServerHandle> {
   const promptCache = {};
@@ -86,7 +56,7 @@ interface Outcome {
 }
 
 async function task(wire: Wire, reply: (r: ChatBody) => ScriptedReply, window: number | undefined, extra: string[], bytes = 0, appliesFormat = true): Promise<Outcome> {
-  const ws = workspace(bytes);
+  const ws = notesWorkspace(bytes);
   const server = await startServer(wire, reply, window, appliesFormat);
   try {
     const flags = wire === 'openai' ? ['--provider', 'openai', '--base-url', server.url] : ['--provider', 'ollama', '--base-url', server.url, '--num-ctx', String(window ?? 32768)];
@@ -126,8 +96,8 @@ async function compressions(misses: string[]): Promise<void> {
   for (const bytes of [0, 600]) {
     for (const wire of ['openai', 'ollama'] as const) {
       for (const compression of ['ignores (tool call)', 'follows', 'tool call, format applied'] as const) {
-        const o = await task(wire, renameModel(WINDOW, compression), WINDOW, [], bytes, APPLIES_FORMAT[compression]);
-        const limit = compression === 'follows' ? 2 : 3;
+        const o = await task(wire, renameInWindow(WINDOW, compression), WINDOW, [], bytes, APPLIES_FORMAT[compression]);
+        const limit = MAX_COMPRESSIONS[compression];
         const label = bytes ? `${bytes} B` : 'one line';
         if (o.compressions.length > limit || o.renamed !== FILE_COUNT) misses.push(`${label}, ${wire}, ${compression}: ${o.compressions.length} compressions, ${o.renamed} renamed`);
         console.log(`| ${label} | ${wire} | ${compression} | ${o.compressions.length} (${o.compressions.join(', ') || '-'}) | ≤ ${limit} | ${o.requests} (${o.passCalls}) | ${o.renamed}/${FILE_COUNT} |`);
@@ -143,7 +113,7 @@ async function thinking(): Promise<void> {
   console.log('|---|---|---|---|---|---|');
   for (const wire of ['openai', 'ollama'] as const) {
     for (const budget of ['2000', '0']) {
-      const thinker = reasoningModel(renameModel(undefined, 'follows'), 3000);
+      const thinker = reasoningModel(renameInWindow(undefined, 'follows'), 3000);
       // Streamed at the generation speed, 10 tokens (~40 characters) a piece: a stopped reply stops costing time.
       const model = (r: ChatBody): ScriptedReply => ({ ...thinker(r), chunkSize: 40, ...(GEN_TPS > 0 && { chunkDelayMs: 10_000 / GEN_TPS }) });
       const o = await task(wire, model, undefined, ['--thinking-budget', budget]);

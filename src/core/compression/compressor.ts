@@ -10,7 +10,7 @@ import { evictOldest } from './eviction';
 import { compressByRules } from './fallback';
 import { compressByIndexSummaries } from './indexSummaries';
 import type { CompressionScope } from './scope';
-import { summariesCanReach, targetWithHeadroom, type Headroom } from './headroom';
+import { targetWithHeadroom, type Headroom } from './headroom';
 import type { ReplacementMethod } from './view';
 
 export type CompressionReason = 'threshold' | 'budget' | 'manual';
@@ -93,11 +93,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     if (indexSummaries?.messages === 0) indexSummaries = undefined;
   }
   let llm: CompressionReport['llm'];
-  let skipped: string | undefined;
-  const passDue = options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0;
-  if (passDue && scope.deepForHeadroom && !summariesCanReach(scope, MIN_LISTED_TOKENS)) {
-    skipped = 'only eviction reaches a target that leaves room for the next rounds in this window';
-  } else if (passDue) {
+  if (options.model && options.maxIterations > 0 && scope.overTarget() && scope.candidates(MIN_LISTED_TOKENS).length > 0) {
     options.onStatus?.('Compressing the conversation with the model…');
     await step('llm', async () => {
       const run = await runModelPass(scope, options.model!, {
@@ -134,7 +130,6 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
     evicted,
     ...(llm && { llm }),
     ...(indexSummaries && { indexSummaries }),
-    ...(skipped && { skipped }),
   };
   if (!scope.view.summary.empty) {
     report.summary = { text: scope.view.summary.render(scope.summaryMaxTokens), filesTouched: scope.view.summary.filesTouched() };

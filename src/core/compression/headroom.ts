@@ -35,17 +35,3 @@ function deepestSize(scope: CompressionScope): number {
   evictUpTo(trial, keptByDeepStep(trial));
   return trial.total();
 }
-
-/** Tokens a message takes once the model summarised it (the metadata line and a sentence). */
-const SUMMARISED_TOKENS = 40;
-
-/**
- * Whether summaries could bring the request to the target at all: every message the pass may list, summarised.
- * When not, the target is for eviction alone, and what the model would write is evicted right after (the session
- * summary is built from the originals): the pass would only cost model calls.
- */
-export function summariesCanReach(scope: CompressionScope, minTokens: number): boolean {
-  let saved = 0;
-  for (const i of scope.candidates(minTokens)) saved += Math.max(0, scope.tokensOf(i) - SUMMARISED_TOKENS);
-  return scope.total() - saved <= scope.target;
-}
