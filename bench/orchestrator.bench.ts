@@ -100,7 +100,8 @@ async function runOnce(orchestrated: boolean): Promise<Result> {
         bus: new EventBus(),
         systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [ws] },
       },
-      { agent: { toolProtocol: 'native' }, maxRounds: FILES * 3 },
+      // The scripted servers do not list the models: the window is the user's setting, as they would set it.
+      { agent: { toolProtocol: 'native' }, maxRounds: FILES * 3, configuredWindow: 32_768 },
       orchestrated ? { orchestrator: { planner: { provider: planner, model: 'planner-model' }, executor: { provider: executor, model: 'executor-model' } } } : {},
     );
     const started = performance.now();
