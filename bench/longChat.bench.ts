@@ -1,5 +1,5 @@
 // Per-tool-call host overhead as the conversation grows, without VS Code: the editor's host-side pieces for a
-// turn (AgentSession built by createEditorSession, the LoggingProvider wrapper, the ChatStateStore fed from the
+// turn (AgentSession built from the editor's composition root, editorPorts.ts, the LoggingProvider wrapper, the ChatStateStore fed from the
 // EventBus, the webview bridge posting to a port that serialises like VS Code does, the status bar text, the log
 // lines, the session recorder on a real sql.js file in a temp dir, the context manager) driven by an in-process
 // scripted model that answers every call at once with a short markdown text and one read_file call.
@@ -20,13 +20,13 @@ import { ApprovalGate } from '../src/core/approval/gate';
 import { ContextTracker } from '../src/core/context/tracker';
 import type { ChatMessage } from '../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../src/core/provider';
-import { WorkspaceRoots } from '../src/core/workspace/workspaceRoots';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../src/node/nodeProcessRunner';
 import { createProvider } from '../src/providers';
 import { startFakeOllamaServer, type ChatBody, type ScriptedReply } from '../test/helpers/fakeLlm';
 import type { HostToWebview } from '../src/shared/protocol';
-import { createEditorSession } from '../src/editor/engine/editorSession';
+import type { AgentSession } from '../src/core/session/agentSession';
+import { editorSession } from '../test/helpers/editorSession';
 import { LoggingProvider } from '../src/editor/engine/loggingProvider';
 import { createToolRegistry } from '../src/editor/engine/turnEngine';
 import { ChatStateStore } from '../src/editor/chat/chatStateStore';
@@ -34,7 +34,6 @@ import { WebviewBridge } from '../src/editor/chat/webviewBridge';
 import { describeEventForLog } from '../src/editor/log/eventLog';
 import { Logger, type LogSink } from '../src/editor/log/logger';
 import { EditorSessionService } from '../src/editor/sessions/sessionService';
-import { showCompression } from '../src/editor/sessions/liveCompression';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../src/editor/settings/harnessSettings';
 import { statusText, statusTooltip } from '../src/editor/status/statusText';
 
@@ -185,7 +184,7 @@ async function main(): Promise<void> {
 
   const samples: Sample[] = [];
   let history: ChatMessage[] = [];
-  let session: ReturnType<typeof createEditorSession> | undefined;
+  let session: AgentSession | undefined;
   let roundStart = 0;
   let cpuAtRoundStart = process.cpuUsage();
   let modelAtRoundStart = 0;
@@ -214,24 +213,11 @@ async function main(): Promise<void> {
   const turn = async (text: string, rounds: number) => {
     const recording = await sessions.forTurn(text, { model: MODEL, provider: 'ollama' });
     if (!recording) throw new Error('the session database did not open');
-    session ??= createEditorSession({
-      provider,
-      model: MODEL,
-      settings,
-      access: 'all',
-      registry,
-      gate,
-      tracker,
-      roots: new WorkspaceRoots(folders, fs),
-      fs: recording.wrapFileSystem(fs),
-      runner: new NodeProcessRunner(),
-      bus,
-      systemInfo: { os: process.platform, shell: 'bash', workspaceFolders: [ws] },
+    session ??= editorSession(
+      { registry, gate, tracker, fs, runner: new NodeProcessRunner(), bus, panel: store },
+      { provider, model: MODEL, settings, access: 'all', folders, systemInfo: { os: process.platform, shell: 'bash', workspaceFolders: [ws] }, recording },
       history,
-      calibration: recording.recorder.kv,
-      onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
-      onCompression: (report, s) => showCompression(report, s, store, recording.recorder),
-    });
+    );
     history = session.history;
     model.finalNext = false;
     let round = 0;

@@ -5,7 +5,7 @@
 // Model time = time spent inside model calls (first byte to last), summed; wall = the whole turn.
 // Run: node --import tsx bench/orchestrator.bench.ts [--strict]   (--strict: exit 1 unless orchestrated is faster)
 import path from 'node:path';
-import { AgentSession, type AgentSessionOptions } from '../src/core/session/agentSession';
+import { builtSession } from '../test/helpers/builtSession';
 import { EventBus } from '../src/core/agent/events';
 import { ApprovalGate } from '../src/core/approval/gate';
 import { ContextTracker } from '../src/core/context/tracker';
@@ -87,25 +87,25 @@ async function runOnce(orchestrated: boolean): Promise<Result> {
     const registry = new ToolRegistry();
     registerBuiltinTools(registry);
     const fs = new NodeFileSystem();
-    const options: AgentSessionOptions = {
-      provider: planner,
-      model: 'planner-model',
-      registry,
-      gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write'], rules: [] } }),
-      tracker: new ContextTracker(),
-      roots: new WorkspaceRoots([{ name: path.basename(ws), path: ws }], fs),
-      fs,
-      runner: new NodeProcessRunner(),
-      bus: new EventBus(),
-      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [ws] },
-      agentSettings: { toolProtocol: 'native' },
-      maxRounds: FILES * 3,
-      ...(orchestrated && {
-        orchestrator: { planner: { provider: planner, model: 'planner-model' }, executor: { provider: executor, model: 'executor-model' } },
-      }),
-    };
+    const session = builtSession(
+      {
+        provider: planner,
+        model: 'planner-model',
+        registry,
+        gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write'], rules: [] } }),
+        tracker: new ContextTracker(),
+        roots: new WorkspaceRoots([{ name: path.basename(ws), path: ws }], fs),
+        fs,
+        runner: new NodeProcessRunner(),
+        bus: new EventBus(),
+        systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [ws] },
+      },
+      // The scripted servers do not list the models: the window is the user's setting, as they would set it.
+      { agent: { toolProtocol: 'native' }, maxRounds: FILES * 3, configuredWindow: 32_768 },
+      orchestrated ? { orchestrator: { planner: { provider: planner, model: 'planner-model' }, executor: { provider: executor, model: 'executor-model' } } } : {},
+    );
     const started = performance.now();
-    const outcome = await new AgentSession(options).send(headerTaskText(FILES), new AbortController().signal);
+    const outcome = await session.send(headerTaskText(FILES), new AbortController().signal);
     const wallMs = performance.now() - started;
     return {
       label: orchestrated ? 'orchestrated (planner + executor)' : 'single-model loop (planner model)',

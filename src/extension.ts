@@ -26,6 +26,7 @@ import { ModelService } from './editor/models/modelService';
 import { engineLoader } from './editor/engine/engineLoader';
 import { createMcp, notifyWhenResolved } from './vscode/mcp/mcpWiring';
 import { samplingModelOf } from './editor/mcp/samplingModel';
+import { ChatTools } from './editor/agent/chatTools';
 import { createKnowledgeService, registerKnowledge } from './vscode/knowledge/registerKnowledge';
 import { registerChatCodeActions } from './vscode/codeToChat/chatCodeActions';
 import { registerCodeToChat } from './vscode/codeToChat/codeToChatCommands';
@@ -68,9 +69,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const loadEngine = engineLoader();
   const models = new ModelService({ log, apiKeys, loadEngine });
   sub.push(settings);
+  // The chat's tool registry, made first and handed to MCP and the chat; the built-in tools join with the engine.
+  const tools = new ChatTools(loadEngine);
   // MCP servers start when the chat is first shown or a turn starts, never at activation.
-  const samplingModel = samplingModelOf({ settings, models, chatModel: () => controller.statusInfo().model });
-  const mcp = createMcp({ context, log, redactor, getRegistry: () => controller.toolRegistry(), samplingModel });
+  const samplingModel = samplingModelOf({ settings, models });
+  const mcp = createMcp({ context, log, redactor, getRegistry: () => tools.whole(), samplingModel });
   shutdownMcp = () => mcp.service.shutdown();
   // The servers' prompts and resources, for the chat's slash commands and resource chips.
   const mcpChat = mcpChatSource(mcp.service);
@@ -78,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const sessions = createSessionService(context, store, log);
   const fs = new VsCodeFileSystem();
   // The workspace index: built on the first index action or the first turn that finds an index, never here.
-  const knowledge = createKnowledgeService({ sessions, fs, log, store, settings, models, chat: () => controller });
+  const knowledge = createKnowledgeService({ sessions, fs, log, store, settings, models });
   // Per-model memories between sessions (token calibration, the window found, setup check results).
   const globalKv = {
     get: (key: string) => context.globalState.get<string>(`localharness.calibration.${key}`),
@@ -89,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const controller = new HarnessController({
     store,
     log,
+    tools,
     sessions,
     beforeTurn: (signal) => mcp.service.beforeTurn(signal, (message) => store.notice(message)),
     knowledge: knowledge.session,

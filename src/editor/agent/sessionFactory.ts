@@ -1,6 +1,7 @@
-// The session a chat's turns run on: built through the one session builder when the settings it depends on change,
-// kept otherwise (the conversation carries over to a rebuilt session). Owns what lives as long as the chat: the
-// tool registry, the approval gate with its rules, the command runner and sandbox, the history between sessions.
+// The session a chat's turns run on: built through the one session builder from the editor's composition root
+// (editorPorts.ts) when the build's key changes (rebuildKey.ts), kept otherwise (the conversation carries over to a
+// rebuilt session). Owns what lives as long as the chat: the approval gate with its rules, the command runner and
+// sandbox, the history between sessions.
 import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/approval/gate';
 import type { KeyValuePort } from '../../core/context/calibration';
 import type { ContextTracker } from '../../core/context/tracker';
@@ -8,28 +9,26 @@ import type { ContextState } from '../../core/compression/view';
 import type { EventBus } from '../../core/agent/events';
 import type { ChatMessage } from '../../core/messages';
 import type { FileSystemPort, ProcessRunner } from '../../core/ports';
-import type { ChatProvider } from '../../core/provider';
 import type { AgentSession, SessionKnowledge } from '../../core/session/agentSession';
-import type { ToolRegistry } from '../../core/tools/registry';
 import type { RiskLevel } from '../../core/tools/tool';
 import type { OrchestratorOptions } from '../../core/orchestrator';
-import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
-import type { SystemInfo } from '../../core/prompt/systemPrompt';
 import type { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 import { describeRule, type WorkspaceRuleStore } from '../approval/rules';
 import type { ChatStateStore } from '../chat/chatStateStore';
 import { ChatCommands } from '../engine/chatCommands';
 import type { TurnEngine } from '../engine/engineLoader';
-import type { ToolAccess } from '../engine/toolAccess';
 import type { Logger } from '../log/logger';
-import { serverUrl, type HarnessSettings } from '../settings/harnessSettings';
-import type { TurnRecording } from '../sessions/sessionService';
-import { showCompression } from '../sessions/liveCompression';
+import { providerSettingsOf, type HarnessSettings } from '../settings/harnessSettings';
+import type { ChatTools } from './chatTools';
+import { editorSessionBuild, type ChatServices, type EditorTurn } from './editorPorts';
+import { rebuildKey } from './rebuildKey';
 
 export interface SessionFactoryDeps {
   store: ChatStateStore;
   log: Logger;
   bus: EventBus;
+  /** The chat's tool registry, made at activation (MCP servers add their tools to it). */
+  tools: ChatTools;
   rules: WorkspaceRuleStore;
   ask: ApprovalAsker;
   fs: FileSystemPort;
@@ -43,17 +42,8 @@ export interface SessionFactoryDeps {
 }
 
 /** Everything a turn decided before it needs a session. */
-export interface SessionRequest {
+export interface SessionRequest extends Omit<EditorTurn, 'orchestrator'> {
   engine: TurnEngine;
-  settings: HarnessSettings;
-  provider: ChatProvider;
-  model: string;
-  access: ToolAccess;
-  folders: WorkspaceFolder[];
-  /** A root for a window without folders (never read from). */
-  noFolder: WorkspaceFolder;
-  systemInfo: SystemInfo;
-  recording?: TurnRecording;
   /** Identifies the planner and executor chosen, for the rebuild key. */
   plannerKey: string | null;
   /** Built only when a new session is needed (it may build providers). */
@@ -70,7 +60,6 @@ export class SessionFactory {
   private readonly sensitivePatterns: string[] = [];
   private gate: ApprovalGate | undefined;
   private agent: { key: string; session: AgentSession } | undefined;
-  private registry: ToolRegistry | undefined;
   /** Eviction point and summary of a stored session opened from the History, for the next session built. */
   private restoredState: ContextState | undefined;
   private readonly commands: ChatCommands;
@@ -91,12 +80,6 @@ export class SessionFactory {
     return this.agent?.session;
   }
 
-  /** The chat's one tool registry (built-in tools; MCP servers add theirs). */
-  toolRegistry(engine: TurnEngine): ToolRegistry {
-    this.registry ??= engine.createToolRegistry();
-    return this.registry;
-  }
-
   /** Something the session was built from changed (API key, trust, folders): the next turn builds a new one. */
   invalidate(reason: string): void {
     if (this.agent) this.agent = { ...this.agent, key: `stale: ${reason}` };
@@ -113,58 +96,27 @@ export class SessionFactory {
 
   /** The session for this turn: the current one when nothing it was built from changed. */
   async sessionFor(request: SessionRequest): Promise<AgentSession> {
-    const { engine, settings, access, folders, recording } = request;
+    const { engine, settings, access, folders, plannerKey, orchestrator, ...turn } = request;
     const commands = this.commands.forTurn(engine, settings.sandbox, access === 'all', settings.commandEnv);
-    const gate = this.gateFor(engine, settings);
-    const key = JSON.stringify([
-      settings.provider,
-      serverUrl(settings),
-      request.model,
-      settings.think,
-      settings.contextSize,
-      settings.maxRounds,
-      settings.keepAlive,
-      settings.firstByteTimeoutMs,
-      settings.maxOfferedTools,
-      settings.embeddingModel,
-      access,
-      folders,
-      recording?.id ?? null,
-      request.plannerKey,
-    ]);
-    if (this.agent?.key === key) return this.agent.session;
-    const orchestrator = await request.orchestrator();
-    const store = this.deps.store;
-    const session = engine.createEditorSession({
-      provider: request.provider,
-      model: request.model,
-      settings,
-      access,
-      registry: this.toolRegistry(engine),
-      gate,
+    const chat: ChatServices = {
+      registry: await this.deps.tools.whole(),
+      gate: this.gateFor(engine, settings),
       tracker: this.deps.tracker(),
-      roots: new engine.WorkspaceRoots(folders.length ? folders : [request.noFolder], this.deps.fs),
       fs: this.deps.fs,
       runner: commands.runner,
       sandbox: commands.sandbox,
       bus: this.deps.bus,
-      systemInfo: request.systemInfo,
-      history: this.history,
-      ...(this.agent && { previous: this.agent.session }),
-      ...(this.deps.calibration && { calibration: this.deps.calibration, setupChecks: this.deps.calibration }),
-      ...(recording && {
-        fs: recording.wrapFileSystem(this.deps.fs),
-        calibration: recording.recorder.kv,
-        vectors: recording.recorder.vectors,
-        onMessage: (message: ChatMessage) => recording.recorder.onMessage(message),
-        onMessageContext: (message: ChatMessage) => recording.recorder.onMessageContext(message),
-        sessionId: recording.recorder.id,
-      }),
-      onCompression: (report, s) => showCompression(report, s, store, recording?.recorder),
+      ...(this.deps.calibration && { memories: this.deps.calibration }),
       ...(this.deps.knowledge && { knowledge: this.deps.knowledge }),
-      ...(this.restoredState && { initialState: this.restoredState }),
-      ...(orchestrator && { orchestrator }),
-    });
+      panel: this.deps.store,
+    };
+    const contextState = this.agent?.session.context?.state() ?? this.restoredState;
+    const build = editorSessionBuild(chat, { ...turn, settings, access, folders }, { history: this.history, ...(contextState && { contextState }) });
+    // The planner's providers are made only for a new session; its choice is in the key.
+    const key = rebuildKey(build, { server: providerSettingsOf(settings), folders, planner: plannerKey });
+    if (this.agent?.key === key) return this.agent.session;
+    const planned = await orchestrator();
+    const session = engine.buildSession(planned ? { ...build, orchestrator: planned } : build);
     this.restoredState = undefined;
     if (this.agent) this.deps.log.info('settings changed: the conversation continues on a new session');
     this.agent = { key, session };

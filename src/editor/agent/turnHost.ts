@@ -55,7 +55,7 @@ export interface TurnHostDeps {
   fs: FileSystemPort;
   /** Durable sessions: every message, tool audit and file checkpoint of the chat is saved (absent: nothing is). */
   sessions?: EditorSessionService;
-  /** Runs before each turn once the tool registry exists (MCP servers start and join it); must not throw. */
+  /** Runs before each turn (MCP servers start and add their tools to the chat's registry); must not throw. */
   beforeTurn?: (signal: AbortSignal) => Promise<void>;
   /** Reads an MCP resource chip when the message is sent (absent: such chips attach a note instead). */
   readResource?: ResourceReader;
@@ -262,7 +262,6 @@ export class TurnHost {
     const access: ToolAccess = folders.length === 0 ? 'none' : this.deps.settings.isTrusted() ? 'all' : 'read-only';
     if (access === 'read-only') this.showRestrictedNotice();
     if (access === 'none') store.notice('No folder is open, so the model has no tools. Open a folder to let it read and edit files.');
-    this.deps.factory.toolRegistry(engine);
     await this.deps.beforeTurn?.(signal);
 
     // Saved from its first message on (a new stored session), or continuing the one opened from the History.

@@ -12,13 +12,13 @@ import { NodeProcessRunner } from '../../node/nodeProcessRunner';
 import { SandboxLauncher } from '../../node/sandbox/sandboxLauncher';
 import type { Logger } from '../log/logger';
 import type { HarnessSettings } from '../settings/harnessSettings';
-import { serverUrl } from '../settings/harnessSettings';
+import { providerSettingsOf, serverUrl } from '../settings/harnessSettings';
 import { originOf } from '../settings/serverSettings';
 import { LoggingProvider } from './loggingProvider';
 
 export { ApprovalGate } from '../../core/approval/gate';
 export { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
-export { createEditorSession } from './editorSession';
+export { buildSession } from '../../session/buildSession';
 export { createEditorSandbox } from './editorSandbox';
 
 /** An API key and the server origin it was entered for. */
@@ -37,10 +37,7 @@ export function createChatProvider(
   const baseUrl = serverUrl(settings);
   const keyFits = settings.provider === 'openai' && apiKey !== undefined && apiKey.value !== '' && originOf(baseUrl) === apiKey.origin;
   const inner = createProvider({
-    provider: settings.provider,
-    baseUrl,
-    firstByteTimeoutMs: settings.firstByteTimeoutMs,
-    ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
+    ...providerSettingsOf(settings),
     ...(keyFits && { apiKey: apiKey.value }),
     // Model-info and embedding requests have short deadlines of their own; a slow one is logged and shown.
     onWaiting: (message) => {
@@ -53,7 +50,11 @@ export function createChatProvider(
 }
 
 export function createToolRegistry(): ToolRegistry {
-  const registry = new ToolRegistry();
+  return registerBuiltins(new ToolRegistry());
+}
+
+/** The built-in tools, added to the chat's registry (made at activation: src/editor/agent/chatTools.ts). */
+export function registerBuiltins(registry: ToolRegistry): ToolRegistry {
   // Regexes run in a worker with a deadline: a backtracking pattern cannot freeze the host.
   registerBuiltinTools(registry, { searchFiles: { engine: createWorkerSearchEngine() } });
   return registry;

@@ -1,5 +1,5 @@
 // Indexing shares the model server with the chat: before each model call it waits until no chat turn runs.
-// Pure: the controller's busy flag and its change event are passed in.
+// Pure: the chat's busy flag and its change event are passed in (the chat store's).
 
 export function waitUntilIdle(busy: () => boolean, onChange: (listener: () => void) => () => void, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);

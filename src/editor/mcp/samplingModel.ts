@@ -20,17 +20,16 @@ export interface ChatModelOwner {
     provider(settings: HarnessSettings): Promise<ChatProvider>;
     firstChatModel(settings: HarnessSettings, signal: AbortSignal): Promise<string>;
   };
-  /** The model the chat runs with now (the first listed one when none is set); a getter, the chat comes later. */
-  chatModel(): string;
 }
 
 export function samplingModelOf(owner: ChatModelOwner): SamplingModelSource {
   return {
-    currentName: () => owner.settings.settings().settings.model || owner.chatModel() || undefined,
+    currentName: () => owner.settings.settings().settings.model || undefined,
     async resolve(signal) {
       const { settings } = await owner.settings.settingsForRequest(signal);
       const provider = await owner.models.provider(settings);
-      const model = settings.model || owner.chatModel() || (await owner.models.firstChatModel(settings, signal));
+      // No model chosen: the first the server lists, as a chat turn takes it.
+      const model = settings.model || (await owner.models.firstChatModel(settings, signal));
       return { provider, model };
     },
   };

@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 import { parseSandboxLimits, type SandboxLimits } from '../../core/sandbox/sandboxLimits';
 import { DEFAULT_THINKING_BUDGET } from '../../core/agent/thinkingBudget';
+import type { ProviderSettings } from '../../providers/index';
 
 export type ProviderKind = 'ollama' | 'openai';
 
@@ -310,6 +311,16 @@ function validatedObject<T extends object>(key: string, raw: unknown, check: (v:
 /** The address the chosen provider talks to, for messages and the log. */
 export function serverUrl(settings: HarnessSettings): string {
   return settings.provider === 'ollama' ? settings.ollamaHost : settings.openaiBaseUrl;
+}
+
+/** What the chat's provider is made from (turnEngine's createChatProvider): another value, another provider. */
+export function providerSettingsOf(settings: HarnessSettings): Pick<ProviderSettings, 'provider' | 'baseUrl' | 'firstByteTimeoutMs' | 'keepAlive'> {
+  return {
+    provider: settings.provider,
+    baseUrl: serverUrl(settings),
+    firstByteTimeoutMs: settings.firstByteTimeoutMs,
+    ...(settings.provider === 'ollama' && { keepAlive: settings.keepAlive }),
+  };
 }
 
 /** `localharness.sandbox.envPassthrough`: variable names; Local Harness's own are refused with a reason. */

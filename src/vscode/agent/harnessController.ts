@@ -14,7 +14,6 @@ import type { ChatMessage } from '../../core/messages';
 import type { AgentSession } from '../../core/session/agentSession';
 import type { ContextState } from '../../core/compression/view';
 import type { SavedRun } from '../../core/orchestrator';
-import type { ToolRegistry } from '../../core/tools/registry';
 import { describeEventForLog } from '../../editor/log/eventLog';
 import { errorMessage, type Logger } from '../../editor/log/logger';
 import type { EditorSettings, SettingsChange } from '../settings/editorSettings';
@@ -136,11 +135,6 @@ export class HarnessController implements ChatController, vscode.Disposable {
   /** Something the session was built from changed (API key, trust, folders): the next turn builds a new one. */
   invalidateSession(reason: string): void {
     this.factory.invalidate(reason);
-  }
-
-  /** The chat's one tool registry (built-in tools; MCP servers add theirs). Loads the engine on first use. */
-  async toolRegistry(): Promise<ToolRegistry> {
-    return this.factory.toolRegistry(await this.deps.loadEngine());
   }
 
   async selectModel(name: string): Promise<void> {

@@ -33,14 +33,10 @@ export interface KnowledgeServiceDeps {
   store: ChatStateStore;
   settings: EditorSettings;
   models: ModelService;
-  /** The chat, created after the service (its sessions take the service's retriever): indexing waits while it works. */
-  chat: () => ChatActivity;
 }
 
-/** What indexing needs to know about the chat: whether a turn runs, and its events. */
+/** What the index queue hears from the chat: its events (files read). */
 export interface ChatActivity {
-  readonly busy: boolean;
-  onDidChangeStatus(listener: () => void): () => void;
   readonly bus: { on(listener: (event: AgentEvent) => void): () => void };
 }
 
@@ -72,10 +68,8 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps): KnowledgeSer
     },
     fs: deps.fs,
     workspace: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
-    waitForIdle: (signal) => {
-      const chat = deps.chat();
-      return waitUntilIdle(() => chat.busy, (listener) => chat.onDidChangeStatus(listener), signal);
-    },
+    // Indexing waits while a chat turn runs; the chat store (made before the chat) knows.
+    waitForIdle: (signal) => waitUntilIdle(() => deps.store.state.busy, (listener) => deps.store.subscribe(() => listener()), signal),
     onNotice: (message) => {
       log.info(`index: ${message}`);
       deps.store.notice(message);

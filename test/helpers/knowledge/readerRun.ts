@@ -3,7 +3,8 @@
 // list the functions of `count` long feature modules, with or without their index summaries. Everything the
 // server was sent is measured with the windowed server's token proxy.
 import path from 'node:path';
-import { AgentSession, type SessionKnowledge } from '../../../src/core/session/agentSession';
+import type { AgentSession, SessionKnowledge } from '../../../src/core/session/agentSession';
+import { builtSession } from '../builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
@@ -78,23 +79,25 @@ export async function startReader(options: ReaderRunOptions): Promise<ReaderSetu
     ...(options.retriever && { retriever: options.retriever }),
     ...(options.k !== undefined && { k: options.k }),
   };
-  const session = new AgentSession({
-    provider: new OllamaProvider({ host: server.url }),
-    model: 'test-model',
-    registry,
-    gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: path.basename(root), path: root }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-    allowedRisks: ['read'],
-    contextSize: options.window,
-    maxRounds: options.maxRounds ?? options.count * 3,
-    context: { onCompression: (r) => reports.push(r) },
-    ...((knowledge.summaries || knowledge.retriever) && { knowledge }),
-  });
+  const session = builtSession(
+    {
+      provider: new OllamaProvider({ host: server.url }),
+      model: 'test-model',
+      registry,
+      gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
+      tracker: new ContextTracker(),
+      roots: new WorkspaceRoots([{ name: path.basename(root), path: root }], fs),
+      fs,
+      runner: new NodeProcessRunner(),
+      bus,
+      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
+    },
+    { allowedRisks: ['read'], contextSize: options.window, maxRounds: options.maxRounds ?? options.count * 3 },
+    {
+      onCompression: (r) => reports.push(r),
+      ...((knowledge.summaries || knowledge.retriever) && { knowledge }),
+    },
+  );
   return { root, files, session, events, reports, requests: server.requests, windowed, failures: reader.failures, close: () => server.close() };
 }
 

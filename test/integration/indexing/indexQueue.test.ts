@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AgentSession } from '../../../src/core/session/agentSession';
+import { builtSession } from '../../helpers/builtSession';
 import { EventBus } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
@@ -70,20 +70,22 @@ it('the agent reads two files; after its answer the two are offered in order and
   });
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
-  const newSession = () => new AgentSession({
-    provider,
-    model: 'test-model',
-    registry,
-    gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: path.basename(root), path: root }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-    allowedRisks: ['read'],
-    maxRounds: 6,
-  });
+  const newSession = () =>
+    builtSession(
+      {
+        provider,
+        model: 'test-model',
+        registry,
+        gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
+        tracker: new ContextTracker(),
+        roots: new WorkspaceRoots([{ name: path.basename(root), path: root }], fs),
+        fs,
+        runner: new NodeProcessRunner(),
+        bus,
+        systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
+      },
+      { allowedRisks: ['read'], maxRounds: 6 },
+    );
   const session = newSession();
 
   const files = [moduleName(1), moduleName(2)];

@@ -2,7 +2,7 @@
 // on a real fake server (any may be a closed port), on a real temp workspace with the header task.
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { AgentSession } from '../../../src/core/session/agentSession';
+import { builtSession, NO_BACKOFF } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate, type ApprovalAsker } from '../../../src/core/approval/gate';
@@ -100,24 +100,29 @@ export async function runOrchestrated(input: RunInput): Promise<OrchestratedRun>
       asked.push(request.toolName);
       return { approved: true, scope: 'once' };
     });
-  const session = new AgentSession({
-    provider: input.main,
-    model: 'main-model',
-    registry,
-    gate: new ApprovalGate({ policy: { autoApprove: input.autoApprove ?? ['read'], rules: [] }, ask }),
-    tracker,
-    roots: new WorkspaceRoots([{ name: path.basename(input.ws), path: input.ws }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [input.ws] },
-    sleep: async () => undefined,
-    orchestrator: {
-      planner: { provider: input.planner, model: 'planner-model' },
-      executor: { provider: input.executor, model: 'executor-model', ...(input.executorWindow !== undefined && { contextSize: input.executorWindow }) },
-      ...(input.executorRounds !== undefined && { maxRounds: input.executorRounds }),
+  const session = builtSession(
+    {
+      provider: input.main,
+      model: 'main-model',
+      registry,
+      gate: new ApprovalGate({ policy: { autoApprove: input.autoApprove ?? ['read'], rules: [] }, ask }),
+      tracker,
+      roots: new WorkspaceRoots([{ name: path.basename(input.ws), path: input.ws }], fs),
+      fs,
+      runner: new NodeProcessRunner(),
+      bus,
+      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [input.ws] },
     },
-  });
+    // The scripted servers do not list main-model: its window is the user's setting, as they would set it.
+    { agent: NO_BACKOFF, configuredWindow: 32_768 },
+    {
+      orchestrator: {
+        planner: { provider: input.planner, model: 'planner-model' },
+        executor: { provider: input.executor, model: 'executor-model', ...(input.executorWindow !== undefined && { contextSize: input.executorWindow }) },
+        ...(input.executorRounds !== undefined && { maxRounds: input.executorRounds }),
+      },
+    },
+  );
   const outcome = await session.send(input.task, input.signal ?? new AbortController().signal);
   return { outcome, events, history: session.history, todoLists, asked };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AgentSession } from '../../../src/core/session/agentSession';
+import { builtSession, NO_BACKOFF } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
@@ -50,22 +50,26 @@ async function openWindow(file: string, ws: string, models: Models, sessionId?: 
   const fs = new NodeFileSystem();
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
-  const session = new AgentSession({
-    provider: models.main,
-    model: 'main-model',
-    registry,
-    gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write'], rules: [] }, ask: async () => ({ approved: true, scope: 'once' }) }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: path.basename(ws), path: ws }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [ws] },
-    sleep: async () => undefined,
-    history: recorder.history,
-    onMessage: (m) => recorder.onMessage(m),
-    orchestrator: { planner: { provider: models.planner, model: 'planner-model' }, executor: { provider: models.executor, model: 'executor-model' } },
-  });
+  const session = builtSession(
+    {
+      provider: models.main,
+      model: 'main-model',
+      registry,
+      gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write'], rules: [] }, ask: async () => ({ approved: true, scope: 'once' }) }),
+      tracker: new ContextTracker(),
+      roots: new WorkspaceRoots([{ name: path.basename(ws), path: ws }], fs),
+      fs,
+      runner: new NodeProcessRunner(),
+      bus,
+      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [ws] },
+    },
+    { agent: NO_BACKOFF },
+    {
+      history: recorder.history,
+      recording: { onMessage: (m) => recorder.onMessage(m) },
+      orchestrator: { planner: { provider: models.planner, model: 'planner-model' }, executor: { provider: models.executor, model: 'executor-model' } },
+    },
+  );
   return { store, recorder, session, events, bus };
 }
 

@@ -12,7 +12,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { AgentSession } from '../../../src/core/session/agentSession';
+import type { AgentSession } from '../../../src/core/session/agentSession';
+import { builtSession } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
@@ -20,7 +21,6 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { defineTool, ok } from '../../../src/core/tools/tool';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { createToolPreFilter } from '../../../src/indexing/toolPreFilter';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { ChatProvider } from '../../../src/core/provider';
@@ -103,24 +103,23 @@ async function runTurn(wire: 'openai' | 'ollama', mode: Mode): Promise<Run> {
   const events: AgentEvent[] = [];
   bus.on((e) => events.push(e));
   const fs = new NodeFileSystem();
-  const session = new AgentSession({
-    provider,
-    model: 'tiny',
-    registry,
-    gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-    ...(wire === 'ollama' && { contextSize: WINDOW }),
-    maxRounds: 20,
-    agentSettings: { toolProtocol: mode },
-    context: {},
-    toolSelector: createToolPreFilter({ provider, registry }),
-    knowledge: { retriever: await WordRetriever.fromFiles(root, ['alpha.txt'], 3, () => 'alpha') },
-  });
+  // The builder adds the tool pre-filter and the context manager, as for the hosts.
+  const session = builtSession(
+    {
+      provider,
+      model: 'tiny',
+      registry,
+      gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
+      tracker: new ContextTracker(),
+      roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
+      fs,
+      runner: new NodeProcessRunner(),
+      bus,
+      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
+    },
+    { ...(wire === 'ollama' && { contextSize: WINDOW }), maxRounds: 20, agent: { toolProtocol: mode } },
+    { knowledge: { retriever: await WordRetriever.fromFiles(root, ['alpha.txt'], 3, () => 'alpha') } },
+  );
   const outcome = await session.send(TASK, new AbortController().signal);
   return { server, events, outcome };
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AgentSession } from '../../../src/core/session/agentSession';
+import { builtSession } from '../../helpers/builtSession';
 import { EventBus } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { ContextTracker } from '../../../src/core/context/tracker';
@@ -63,21 +63,21 @@ for (const wire of ['ollama', 'openai'] as const) {
       const registry = new ToolRegistry();
       registerBuiltinTools(registry);
       const fs = new NodeFileSystem();
-      const session = new AgentSession({
-        provider,
-        model: 'm',
-        registry,
-        gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
-        tracker: new ContextTracker(),
-        roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-        fs,
-        runner: new NodeProcessRunner(),
-        bus: new EventBus(),
-        systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-        context: {},
-        skills: {},
-        agentSettings: { toolProtocol: 'native' },
-      });
+      const session = builtSession(
+        {
+          provider,
+          model: 'm',
+          registry,
+          gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
+          tracker: new ContextTracker(),
+          roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
+          fs,
+          runner: new NodeProcessRunner(),
+          bus: new EventBus(),
+          systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
+        },
+        { skills: {}, agent: { toolProtocol: 'native' } },
+      );
       const signal = new AbortController().signal;
       assert.equal((await session.send('Load the lint skill', signal)).reason, 'completed');
       assert.equal((await session.send('Plan a change to a.txt', signal, undefined, 'plan')).reason, 'completed');

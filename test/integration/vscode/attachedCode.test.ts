@@ -11,7 +11,8 @@ import { EventBus } from '../../../src/core/agent/events';
 import { ContextTracker } from '../../../src/core/context/tracker';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { ApprovalGate, createChatProvider, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { editorSession } from '../../helpers/editorSession';
 import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
 import { buildAttachedMessage } from '../../../src/editor/codeToChat/readAttachments';
 import { markFor } from '../../../src/editor/sessions/compressionMarks';
@@ -55,21 +56,25 @@ test('the chip is read when the message is sent: the model gets the edited lines
     const settings = { ...DEFAULT_SETTINGS, ollamaHost: server.origin, model: 'qwen3' };
     const tracker = new ContextTracker();
     for (const read of attached.reads) tracker.fileRead(read.path, read.range);
-    const session = createEditorSession({
-      provider: createChatProvider(settings, undefined, log),
-      model: settings.model,
-      settings,
-      access: 'all',
-      registry: createToolRegistry(),
-      gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: async () => ({ approved: false, reason: 'no edits in this test' }) }),
-      tracker,
-      roots: new WorkspaceRoots([{ name: 'ws', path: dir }], fs),
-      fs,
-      runner: new NodeProcessRunner(),
-      bus,
-      systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [dir] },
-      history: [],
-    });
+    const session = editorSession(
+      {
+        registry: createToolRegistry(),
+        gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: async () => ({ approved: false, reason: 'no edits in this test' }) }),
+        tracker,
+        fs,
+        runner: new NodeProcessRunner(),
+        bus,
+        panel: store,
+      },
+      {
+        provider: createChatProvider(settings, undefined, log),
+        model: settings.model,
+        settings,
+        access: 'all',
+        folders: [{ name: 'ws', path: dir }],
+        systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [dir] },
+      },
+    );
     const outcome = await session.send(attached.message, never);
     assert.equal(outcome.reason, 'completed', outcome.error);
 

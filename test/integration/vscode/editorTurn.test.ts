@@ -1,4 +1,4 @@
-// The editor's turn wiring without the editor: the session HarnessController builds (createEditorSession with
+// The editor's turn wiring without the editor: the session HarnessController builds (editorSessionBuild with
 // turnEngine's provider and tools), the approval dialog's answer mapping on the real gate, run whole turns
 // against the fake Ollama server in a real temp workspace.
 import { test } from 'node:test';
@@ -15,10 +15,8 @@ import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import {
   ApprovalGate,
-  WorkspaceRoots,
   createChatProvider,
   createEditorSandbox,
-  createEditorSession,
   createFallbackRunner,
   createSandboxLauncher,
   createToolRegistry,
@@ -30,6 +28,7 @@ import { describeEventForLog } from '../../../src/editor/log/eventLog';
 import { Logger } from '../../../src/editor/log/logger';
 import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
 import { RecordingLogSink } from '../../helpers/recordingLogSink';
+import { editorSession } from '../../helpers/editorSession';
 
 /** Clicks the scripted buttons in order; records the dialogs it saw. */
 class ScriptedUser {
@@ -60,22 +59,25 @@ async function editorTurn(options: { ollamaHost: string; workspace: string; user
   const runner = launcher ? createFallbackRunner(launcher) : new NodeProcessRunner();
   const notices: string[] = [];
   const sandbox = launcher ? createEditorSandbox({ settings: () => settings.sandbox, launcher, extraPatterns: () => [], notice: (m) => notices.push(m) }) : undefined;
-  const session = createEditorSession({
-    provider: createChatProvider(settings, undefined, log),
-    model: settings.model,
-    settings,
-    access: options.access,
-    registry: createToolRegistry(),
-    gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: options.user.ask }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: 'ws', path: options.workspace }], fs),
-    fs,
-    runner,
-    ...(sandbox && { sandbox }),
-    bus,
-    systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
-    history: [],
-  });
+  const session = editorSession(
+    {
+      registry: createToolRegistry(),
+      gate: new ApprovalGate({ policy: { autoApprove: settings.autoApprove, rules: [] }, ask: options.user.ask }),
+      tracker: new ContextTracker(),
+      fs,
+      runner,
+      ...(sandbox && { sandbox }),
+      bus,
+    },
+    {
+      provider: createChatProvider(settings, undefined, log),
+      model: settings.model,
+      settings,
+      access: options.access,
+      folders: [{ name: 'ws', path: options.workspace }],
+      systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [options.workspace] },
+    },
+  );
   const outcome = await session.send(options.text, new AbortController().signal).finally(() => launcher?.dispose());
   const history = session.history;
   return { outcome, history, log: sink.lines, notices };

@@ -13,7 +13,8 @@ import { systemClock } from '../../../src/core/ports';
 import { runSetupCheck } from '../../../src/core/setupCheck/runSetupCheck';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { ApprovalGate, createChatProvider, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { editorSession } from '../../helpers/editorSession';
 import { Logger } from '../../../src/editor/log/logger';
 import { EditorSessionService } from '../../../src/editor/sessions/sessionService';
 import { DEFAULT_SETTINGS } from '../../../src/editor/settings/harnessSettings';
@@ -66,24 +67,26 @@ test('a check kept by the editor: the next session starts in xml mode and budget
   const bus = new EventBus();
   const events: AgentEvent[] = [];
   bus.on((e) => events.push(e));
-  const session = createEditorSession({
-    provider,
-    model: settings.model,
-    settings,
-    access: 'all',
-    registry: createToolRegistry(),
-    gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
-    tracker: new ContextTracker(),
-    roots: new WorkspaceRoots([{ name: 'ws', path: dir }], fs),
-    fs,
-    runner: new NodeProcessRunner(),
-    bus,
-    systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [dir] },
-    history: [],
-    calibration: recording.recorder.kv,
-    sessionId: recording.recorder.id,
-    setupChecks: global,
-  });
+  const session = editorSession(
+    {
+      registry: createToolRegistry(),
+      gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
+      tracker: new ContextTracker(),
+      fs,
+      runner: new NodeProcessRunner(),
+      bus,
+      memories: global,
+    },
+    {
+      provider,
+      model: settings.model,
+      settings,
+      access: 'all',
+      folders: [{ name: 'ws', path: dir }],
+      systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [dir] },
+      recording,
+    },
+  );
   const before = server.requests.length;
   const outcome = await session.send('Say hello', AbortSignal.timeout(20_000));
   assert.equal(outcome.reason, 'completed');

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseSettings } from '../../../src/editor/settings/harnessSettings';
 import { resolveServerSettings } from '../../../src/editor/settings/serverSettings';
-import { userSkillsFolder } from '../../../src/editor/engine/editorSession';
+import { userSkillsFolder } from '../../../src/editor/agent/editorPorts';
 
 test('localharness.mode: agent by default, plan/ask taken, anything else is a problem and agent', () => {
   assert.equal(parseSettings(() => undefined).settings.mode, 'agent');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitUntilIdle } from '../../../src/editor/knowledge/idle';
+import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
 
 /** A busy flag with change listeners, as the controller has. */
 function turnState(busy: boolean) {
@@ -43,4 +44,17 @@ test('cancelling stops the wait with the abort reason', async () => {
   await assert.rejects(waiting, /stop/);
   assert.equal(state.listeners.size, 0);
   await assert.rejects(waitUntilIdle(state.busy, state.onChange, abort.signal), /stop/);
+});
+
+test('over the chat store, as the editor wires it: waits from turn_start to turn_end, through the streaming changes', async () => {
+  const store = new ChatStateStore();
+  store.dispatch({ type: 'turn_start', text: 'hello' });
+  let done = false;
+  const waiting = waitUntilIdle(() => store.state.busy, (l) => store.subscribe(() => l()), new AbortController().signal).then(() => (done = true));
+  store.notice('still working');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(done, false, 'a change that keeps the turn running');
+  store.dispatch({ type: 'turn_end', reason: 'completed' });
+  await waiting;
+  assert.equal(done, true);
 });

@@ -14,7 +14,8 @@ import { ContextTracker } from '../../../src/core/context/tracker';
 import type { ApprovalRequest } from '../../../src/core/approval/gate';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
-import { ApprovalGate, WorkspaceRoots, createChatProvider, createEditorSession, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { ApprovalGate, createChatProvider, createToolRegistry } from '../../../src/editor/engine/turnEngine';
+import { editorSession } from '../../helpers/editorSession';
 import { agentEventToChatEvents } from '../../../src/editor/chat/agentEventMapping';
 import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
 import { hotContextView } from '../../../src/editor/chat/hotContextView';
@@ -92,28 +93,32 @@ test('a planned editor turn: plan notice in the chat, todos tick off step by ste
     });
     const asked: string[] = [];
     const fs = new NodeFileSystem();
-    const session = createEditorSession({
-      provider: createChatProvider(settings, undefined, log),
-      model: 'big',
-      settings,
-      access: 'all',
-      registry: createToolRegistry(),
-      gate: new ApprovalGate({
-        policy: { autoApprove: settings.autoApprove, rules: [] },
-        ask: async (request: ApprovalRequest) => {
-          asked.push(request.toolName);
-          return { approved: true, scope: 'once' };
-        },
-      }),
-      tracker,
-      roots: new WorkspaceRoots([{ name: 'ws', path: ws }], fs),
-      fs,
-      runner: new NodeProcessRunner(),
-      bus,
-      systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [ws] },
-      history: [],
-      orchestrator: await orchestratorOptions(decision.choice, async (s) => createChatProvider(s, undefined, log)),
-    });
+    const session = editorSession(
+      {
+        registry: createToolRegistry(),
+        gate: new ApprovalGate({
+          policy: { autoApprove: settings.autoApprove, rules: [] },
+          ask: async (request: ApprovalRequest) => {
+            asked.push(request.toolName);
+            return { approved: true, scope: 'once' };
+          },
+        }),
+        tracker,
+        fs,
+        runner: new NodeProcessRunner(),
+        bus,
+        panel: store,
+      },
+      {
+        provider: createChatProvider(settings, undefined, log),
+        model: 'big',
+        settings,
+        access: 'all',
+        folders: [{ name: 'ws', path: ws }],
+        systemInfo: { os: 'test', shell: '/bin/sh', workspaceFolders: [ws] },
+        orchestrator: await orchestratorOptions(decision.choice, async (s) => createChatProvider(s, undefined, log)),
+      },
+    );
 
     const outcome = await session.send(headerTaskText(3), new AbortController().signal);
     assert.equal(outcome.reason, 'completed', outcome.error);
