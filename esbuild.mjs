@@ -1,10 +1,13 @@
 // Builds the three bundles: extension host (CJS, vscode external), CLI (CJS), webview (browser IIFE).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildWithLazyParts } from './scripts/lazyParts.mjs';
 
 const watch = process.argv.includes('--watch');
+// --metafile: also write dist/meta/*.json (esbuild's account of every input's bytes; `node scripts/bundle-report.mjs`).
+const writeMeta = process.argv.includes('--metafile');
 const production = process.argv.includes('--production') || !watch;
 const require = createRequire(import.meta.url);
 
@@ -36,6 +39,39 @@ const zodEnglishOnly = {
   },
 };
 
+// The same for zod's CommonJS build, which the extension bundles: only the English messages.
+const zodCommonJsEnglishOnly = {
+  name: 'zod-cjs-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.cjs$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '../locales/en.cjs'), namespace: 'zod-cjs-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-cjs-english-only' }, (args) => ({
+      contents: `const en = require(${JSON.stringify(args.path)}); exports.en = en.default ?? en;`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+// Loaded on first use, each built into dist/lazy/NAME.js (scripts/lazyParts.mjs): importing the module with
+// import() loads that file. What activation needs stays in dist/extension.js.
+const lazyParts = [
+  // providers, built-in tools, the turn runner, compression, the orchestrator: the first turn or model list
+  { name: 'engine', module: 'src/editor/engine/turnEngine.ts' },
+  // the MCP SDK with its OAuth client (jose, ajv): the first MCP server start
+  { name: 'mcp-sdk', module: 'src/mcp/sdkModules.ts' },
+  // MCP servers' lifetimes, sign-in, the tool adapter: the chat's first show or turn, when servers are configured
+  { name: 'mcp-manager', module: 'src/mcp/manager.ts' },
+  // the workspace index: the first index action, or a turn in a workspace that has one
+  { name: 'knowledge', module: 'src/indexing/knowledge.ts' },
+  // the session database and its recording: the first turn or the History view
+  { name: 'session-store', module: 'src/persistence/sessionStore.ts' },
+  { name: 'session-recorder', module: 'src/persistence/sessionRecorder.ts' },
+  { name: 'sql-js', module: 'sql.js' },
+];
+
 const common = {
   bundle: true,
   sourcemap: production ? false : 'inline',
@@ -53,7 +89,9 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodAsCommonJs],
+    // import() of a lazy part becomes require('./lazy/NAME.js'): the extension host loads CommonJS.
+    supported: { 'dynamic-import': false },
+    plugins: [zodCommonJsEnglishOnly, zodAsCommonJs],
   },
   {
     ...common,
@@ -100,10 +138,22 @@ const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css
 for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, file), `dist/${file}`);
 
 if (watch) {
+  // While watching, the extension is one file (its lazy parts inline): the two-pass build has no watch mode.
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('watching…');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const [extension, ...others] = builds;
+  rmSync('dist/lazy', { recursive: true, force: true });
+  const [lazy, ...metas] = await Promise.all([
+    buildWithLazyParts({ main: extension, parts: lazyParts, root: process.cwd(), lazyDir: path.resolve('dist/lazy') }),
+    ...others.map((b) => esbuild.build({ ...b, metafile: writeMeta })),
+  ]);
   chmodSync('dist/cli.js', 0o755);
+  if (writeMeta) {
+    mkdirSync('dist/meta', { recursive: true });
+    writeFileSync('dist/meta/extension.json', JSON.stringify(lazy.main));
+    for (const [name, meta] of Object.entries(lazy.parts)) writeFileSync(`dist/meta/lazy-${name}.json`, JSON.stringify(meta));
+    others.forEach((b, i) => writeFileSync(`dist/meta/${path.basename(b.outfile, '.js')}.json`, JSON.stringify(metas[i].metafile)));
+  }
 }

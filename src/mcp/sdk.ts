@@ -1,4 +1,5 @@
-// The MCP SDK is loaded on first use, so a run without MCP servers never pays for it.
+// The MCP SDK is loaded on first use, so a run without MCP servers never pays for it (the extension ships it as
+// its own file, dist/lazy/mcp-sdk.js, built from sdkModules.ts).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -40,39 +41,7 @@ let loads = 0;
 export function loadMcpSdk(): Promise<McpSdk> {
   loading ??= (async () => {
     loads++;
-    const [client, stdio, http, sse, uriTemplate, types, auth, authExtensions] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/client/sse.js'),
-      import('@modelcontextprotocol/sdk/shared/uriTemplate.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-      import('@modelcontextprotocol/sdk/client/auth.js'),
-      import('@modelcontextprotocol/sdk/client/auth-extensions.js'),
-    ]);
-    loaded = {
-      Client: client.Client,
-      StdioClientTransport: stdio.StdioClientTransport,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      SSEClientTransport: sse.SSEClientTransport,
-      UriTemplate: uriTemplate.UriTemplate,
-      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-      ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
-      ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
-      PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
-      LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
-      ListRootsRequestSchema: types.ListRootsRequestSchema,
-      ElicitRequestSchema: types.ElicitRequestSchema,
-      CreateMessageRequestSchema: types.CreateMessageRequestSchema,
-      McpError: types.McpError,
-      ErrorCode: types.ErrorCode,
-      auth: {
-        auth: auth.auth,
-        discoverOAuthServerInfo: auth.discoverOAuthServerInfo,
-        extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
-        createPrivateKeyJwtAuth: authExtensions.createPrivateKeyJwtAuth,
-      },
-    };
+    loaded = (await import('./sdkModules')).mcpSdk;
     return loaded;
   })().catch((err: unknown) => {
     loading = undefined; // let a later start try again

@@ -11,8 +11,7 @@ import type { HarnessSettings } from '../settings/harnessSettings';
 import type { VectorCachePort } from '../../core/embeddings';
 import type { OrchestratorOptions } from '../../core/orchestrator';
 import { buildSession, type SessionPorts } from '../../session/buildSession';
-import { homedir } from 'node:os';
-import path from 'node:path';
+import { userSkillsFolder } from '../settings/skillsFolder';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from './toolAccess';
 
 /** What the editor adds to the ports every host lends a session: its settings, the workspace's trust, its recording. */
@@ -101,9 +100,5 @@ function portsOf(input: EditorSessionInput): SessionPorts {
   return { provider, model, registry, gate, tracker, roots, fs, runner, ...(sandbox && { sandbox }), bus, systemInfo };
 }
 
-/** `localharness.skills.userFolder` (with `~`), or ~/.localharness/skills. */
-export function userSkillsFolder(settings: Pick<HarnessSettings, 'skillsUserFolder'>): string {
-  const folder = settings.skillsUserFolder;
-  if (!folder) return path.join(homedir(), '.localharness', 'skills');
-  return folder === '~' || folder.startsWith('~/') ? path.join(homedir(), folder.slice(1)) : path.resolve(folder);
-}
+// Kept here for the callers that know it from this module; it lives apart so activation does not load the builder.
+export { userSkillsFolder };
