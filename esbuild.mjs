@@ -6,8 +6,11 @@ import path from 'node:path';
 import { buildWithLazyParts } from './scripts/lazyParts.mjs';
 
 const watch = process.argv.includes('--watch');
-// --metafile: also write dist/meta/*.json (esbuild's account of every input's bytes; `node scripts/bundle-report.mjs`).
+// --metafile: also write dist/meta/*.json (esbuild's account of every input's bytes; node scripts/bundle-report.mjs).
 const writeMeta = process.argv.includes('--metafile');
+// --outdir DIR: build into DIR instead of dist/ (a test builds apart from the dist/ other tests read).
+const outdirAt = process.argv.indexOf('--outdir');
+const out = outdirAt >= 0 ? path.resolve(process.argv[outdirAt + 1]) : 'dist';
 const production = process.argv.includes('--production') || !watch;
 const require = createRequire(import.meta.url);
 
@@ -84,7 +87,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    outfile: `${out}/extension.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -96,7 +99,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli-main.js',
+    outfile: `${out}/cli-main.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -111,7 +114,7 @@ const builds = [
     // The command itself: turns on V8's code cache, then loads the CLI bundle above.
     ...common,
     entryPoints: ['src/cli/entry.ts'],
-    outfile: 'dist/cli.js',
+    outfile: `${out}/cli.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -121,21 +124,21 @@ const builds = [
   {
     ...common,
     entryPoints: ['webview-ui/main.ts'],
-    outfile: 'dist/webview.js',
+    outfile: `${out}/webview.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
   },
 ];
 
-mkdirSync('dist', { recursive: true });
+mkdirSync(out, { recursive: true });
 // sql.js loads its WebAssembly from disk at run time; ship it beside the bundles.
 const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
-if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
-if (existsSync('webview-ui/style.css')) copyFileSync('webview-ui/style.css', 'dist/webview.css');
+if (existsSync(wasm)) copyFileSync(wasm, `${out}/sql-wasm.wasm`);
+if (existsSync('webview-ui/style.css')) copyFileSync('webview-ui/style.css', `${out}/webview.css`);
 // VS Code's own icon font for the panel (its CSS finds the font beside it).
 const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
-for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, file), `dist/${file}`);
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, file), `${out}/${file}`);
 
 if (watch) {
   // While watching, the extension is one file (its lazy parts inline): the two-pass build has no watch mode.
@@ -144,16 +147,16 @@ if (watch) {
   console.log('watching…');
 } else {
   const [extension, ...others] = builds;
-  rmSync('dist/lazy', { recursive: true, force: true });
+  rmSync(`${out}/lazy`, { recursive: true, force: true });
   const [lazy, ...metas] = await Promise.all([
-    buildWithLazyParts({ main: extension, parts: lazyParts, root: process.cwd(), lazyDir: path.resolve('dist/lazy') }),
+    buildWithLazyParts({ main: extension, parts: lazyParts, root: process.cwd(), lazyDir: path.resolve(out, 'lazy') }),
     ...others.map((b) => esbuild.build({ ...b, metafile: writeMeta })),
   ]);
-  chmodSync('dist/cli.js', 0o755);
+  chmodSync(`${out}/cli.js`, 0o755);
   if (writeMeta) {
-    mkdirSync('dist/meta', { recursive: true });
-    writeFileSync('dist/meta/extension.json', JSON.stringify(lazy.main));
-    for (const [name, meta] of Object.entries(lazy.parts)) writeFileSync(`dist/meta/lazy-${name}.json`, JSON.stringify(meta));
-    others.forEach((b, i) => writeFileSync(`dist/meta/${path.basename(b.outfile, '.js')}.json`, JSON.stringify(metas[i].metafile)));
+    mkdirSync(`${out}/meta`, { recursive: true });
+    writeFileSync(`${out}/meta/extension.json`, JSON.stringify(lazy.main));
+    for (const [name, meta] of Object.entries(lazy.parts)) writeFileSync(`${out}/meta/lazy-${name}.json`, JSON.stringify(meta));
+    others.forEach((b, i) => writeFileSync(`${out}/meta/${path.basename(b.outfile, '.js')}.json`, JSON.stringify(metas[i].metafile)));
   }
 }
