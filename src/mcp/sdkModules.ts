@@ -8,7 +8,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import * as types from '@modelcontextprotocol/sdk/types.js';
 import { auth, discoverOAuthServerInfo, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { McpSdk } from './sdk';
+import type { McpSdk } from './sdkTypes';
 
 export const mcpSdk: McpSdk = {
   Client,
