@@ -59,7 +59,8 @@ const zodCommonJsEnglishOnly = {
 };
 
 // Loaded on first use, each built into dist/lazy/NAME.js (scripts/lazyParts.mjs): importing the module with
-// import() loads that file. What activation needs stays in dist/extension.js.
+// import() loads that file. What activation needs stays in dist/extension.js. A module several parts need belongs to
+// the first one listed here (a later part loads that one first), so the order is: most used first.
 const lazyParts = [
   // providers, built-in tools, the turn runner, compression, the orchestrator: the first turn or model list
   { name: 'engine', module: 'src/editor/engine/turnEngine.ts' },
@@ -73,6 +74,8 @@ const lazyParts = [
   { name: 'session-store', module: 'src/persistence/sessionStore.ts' },
   { name: 'session-recorder', module: 'src/persistence/sessionRecorder.ts' },
   { name: 'sql-js', module: 'sql.js' },
+  // the setup check's probes: Check Model Setup
+  { name: 'setup-check', module: 'src/core/setupCheck/runSetupCheck.ts' },
 ];
 
 const common = {

@@ -107,12 +107,10 @@ export const MAIN = '';
 
 /** Every module in more than one output, with its owner (MAIN or a part's name) and its registry key. */
 export function sharedModules(main, partMetas, root) {
-  // Inputs from a plugin's namespace are written `namespace:path`; only files can be shared.
-  const files = (meta) =>
-    Object.values(meta.outputs)
-      .flatMap((o) => Object.entries(o.inputs))
-      .filter(([input, v]) => v.bytesInOutput > 0 && !/^[\w-]{2,}:/.test(input))
-      .map(([input]) => input);
+  // Every module an output's graph reaches counts, even one tree-shaken to nothing there: the owner's registry
+  // imports the whole module, and with it all its imports, which are then in the owner's graph too, so an owner
+  // never needs a later part. Inputs from a plugin's namespace (`namespace:path`) are not files and are not shared.
+  const files = (meta) => Object.keys(meta.inputs).filter((input) => !/^[\w-]{2,}:/.test(input));
   const seen = new Map(); // file -> the first output that has it, and how many do
   for (const [owner, meta] of [[MAIN, main], ...partMetas]) {
     for (const input of files(meta)) {

@@ -51,5 +51,5 @@ test('the lazily loaded parts work after extension.js, with one instance of each
 
 test('the build writes exactly the parts esbuild.mjs declares, nothing left from an earlier build', () => {
   const parts = readdirSync(path.join(out, 'lazy')).sort();
-  assert.deepEqual(parts, ['engine.js', 'knowledge.js', 'mcp-manager.js', 'mcp-sdk.js', 'session-recorder.js', 'session-store.js', 'sql-js.js']);
+  assert.deepEqual(parts, ['engine.js', 'knowledge.js', 'mcp-manager.js', 'mcp-sdk.js', 'session-recorder.js', 'session-store.js', 'setup-check.js', 'sql-js.js']);
 });

@@ -36,9 +36,12 @@ async function build(root: string, entry: string, parts: { name: string; module:
 const FILES = {
   'src/shared.ts': 'export class Shared {}\nexport const cache = new Map<string, number>();\n',
   'src/common.ts': 'export class Common {}\n',
-  'src/part.ts': "import { Shared, cache } from './shared';\nimport { Common } from './common';\nexport const partShared = Shared;\nexport const partCommon = Common;\nexport function remember(n: number) { cache.set('n', n); }\n",
-  'src/other.ts': "import { Common } from './common';\nexport const otherCommon = Common;\n",
-  'src/main.ts': "import { Shared, cache } from './shared';\nexport const mainShared = Shared;\nexport const seen = () => cache.get('n');\nexport const loadPart = () => import('./part');\nexport const loadOther = () => import('./other');\n",
+  // main uses only `used`; `unused` (tree-shaken from main) needs deep.ts, which both parts import as well.
+  'src/deep.ts': 'export class Deep {}\n',
+  'src/mixed.ts': "import { Deep } from './deep';\nexport const used = () => 1;\nexport const unused = () => new Deep();\n",
+  'src/part.ts': "import { Shared, cache } from './shared';\nimport { Common } from './common';\nimport { Deep } from './deep';\nexport const partShared = Shared;\nexport const partCommon = Common;\nexport const partDeep = Deep;\nexport function remember(n: number) { cache.set('n', n); }\n",
+  'src/other.ts': "import { Common } from './common';\nimport { Deep } from './deep';\nexport const otherCommon = Common;\nexport const otherDeep = Deep;\n",
+  'src/main.ts': "import { Shared, cache } from './shared';\nimport { used } from './mixed';\nexport const mainShared = Shared;\nexport const usedValue = used();\nexport const seen = () => cache.get('n');\nexport const loadPart = () => import('./part');\nexport const loadOther = () => import('./other');\n",
 };
 
 test('import() of a part loads its own file, and every module exists once across the main bundle and the parts', async () => {
@@ -50,6 +53,9 @@ test('import() of a part loads its own file, and every module exists once across
     ]);
     assert.deepEqual(readdirSync(path.join(out, 'lazy')).sort(), ['other.js', 'part.js']);
     const main = require(path.join(out, 'main.js'));
+    // Loading main loads no part, not even for a module main has but does not use.
+    assert.equal(main.usedValue, 1);
+    assert.deepEqual(Object.keys(require.cache).filter((f) => f.startsWith(path.join(out, 'lazy'))), []);
     const part = await main.loadPart();
     const other = await main.loadOther();
     // Shared with the main bundle: the same class, and the same cache written by the part and read by main.
@@ -58,6 +64,7 @@ test('import() of a part loads its own file, and every module exists once across
     assert.equal(main.seen(), 7);
     // In two parts only: owned by the first part listed, the other reads that one.
     assert.equal(other.otherCommon, part.partCommon);
+    assert.equal(other.otherDeep, part.partDeep);
   } finally {
     cleanup();
   }
