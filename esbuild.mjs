@@ -58,6 +58,16 @@ const zodCommonJsEnglishOnly = {
   },
 };
 
+// The ollama package imports the whatwg-fetch polyfill, which installs itself only where there is no fetch; Node 20
+// (the extension host's too) has one, so the polyfill is 10 KiB of code that never runs.
+const platformFetch = {
+  name: 'platform-fetch',
+  setup(b) {
+    b.onResolve({ filter: /^whatwg-fetch$/ }, () => ({ path: 'whatwg-fetch', namespace: 'platform-fetch' }));
+    b.onLoad({ filter: /.*/, namespace: 'platform-fetch' }, () => ({ contents: '', loader: 'js' }));
+  },
+};
+
 // Loaded on first use, each built into dist/lazy/NAME.js (scripts/lazyParts.mjs): importing the module with
 // import() loads that file. What activation needs stays in dist/extension.js. A module several parts need belongs to
 // the first one listed here (a later part loads that one first), so the order is: most used first.
@@ -97,7 +107,7 @@ const builds = [
     external: ['vscode'],
     // import() of a lazy part becomes require('./lazy/NAME.js'): the extension host loads CommonJS.
     supported: { 'dynamic-import': false },
-    plugins: [zodCommonJsEnglishOnly, zodAsCommonJs],
+    plugins: [zodCommonJsEnglishOnly, zodAsCommonJs, platformFetch],
   },
   {
     ...common,
@@ -110,7 +120,7 @@ const builds = [
     supported: { 'dynamic-import': false },
     // The CLI's bundle has no such lazily-wrapped path (its tests load every part) and starts faster with
     // zod's tree-shaken ESM build: the harness-overhead bench measures it.
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, platformFetch],
     define: { VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   },
   {
