@@ -1,9 +1,9 @@
 // Parts of the extension that load on first use, each built into its own file under dist/lazy/, so that
 // dist/extension.js holds only what activation needs (a CommonJS extension cannot use esbuild's code splitting).
 //
-// A lazy part is named by its module (a source file or a package). Importing that module with import() anywhere in
-// the extension becomes require('./lazy/NAME.js') in the output; importing it statically is a build error, since it
-// would pull the part back into extension.js.
+// A lazy part is named by its module (a source file or a package). Importing that module with import() (or require()
+// inside a function) anywhere in the extension becomes require('./lazy/NAME.js') in the output; importing it
+// statically is a build error, since the part would load with the file that imports it.
 //
 // A module can be reached both from extension.js and from a part (zod, the settings types, a tool's class), or from
 // two parts. Bundled twice it would exist twice: two classes for one `instanceof`, two caches. So the build runs in
@@ -41,7 +41,7 @@ export function lazyPartsPlugin({ parts, outdir, lazyDir, self, shared }) {
         if (found.errors.length > 0 || found.external || found.namespace !== 'file') return found.errors.length > 0 ? undefined : found;
         const part = byFile.get(found.path);
         if (part && part.name !== self) {
-          if (args.kind !== 'dynamic-import') {
+          if (args.kind !== 'dynamic-import' && args.kind !== 'require-call') {
             return { errors: [{ text: `${part.module} loads on first use (dist/lazy/${part.name}.js): import it with import(), not ${args.kind}` }] };
           }
           return { path: './' + path.relative(outdir, path.join(lazyDir, `${part.name}.js`)).split(path.sep).join('/'), external: true };

@@ -11,7 +11,9 @@ let loads = 0;
 export function loadMcpSdk(): Promise<McpSdk> {
   loading ??= (async () => {
     loads++;
-    loaded = (await import('./sdkModules')).mcpSdk;
+    // require() in a function, not import(): the unit tests load TypeScript through tsx's require hook alone, which
+    // has no import() of a .ts file; the bundles load the module (the extension: its own file) either way.
+    loaded = (require('./sdkModules') as typeof import('./sdkModules')).mcpSdk;
     return loaded;
   })().catch((err: unknown) => {
     loading = undefined; // let a later start try again
