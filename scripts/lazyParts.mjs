@@ -50,7 +50,7 @@ export function lazyPartsPlugin({ parts, outdir, lazyDir, self, shared }) {
         if (owned && owned.owner !== self) return { path: found.path, namespace: SHARED, pluginData: owned };
         return found;
       });
-      // A module extension.js already has: read its instance from the registry (through one helper per part).
+      // A module another output owns: read its instance from the registry (through one helper per output).
       b.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({
         loader: 'js',
         contents: args.path === RUNTIME ? RUNTIME_SOURCE : shimSource(args.pluginData),
