@@ -1,37 +1,8 @@
-// The MCP SDK is loaded on first use, so a run without MCP servers never pays for it.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import type * as Types from '@modelcontextprotocol/sdk/types.js';
-import type * as Auth from '@modelcontextprotocol/sdk/client/auth.js';
-import type { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+// The MCP SDK is loaded on first use, so a run without MCP servers never pays for it (the extension ships it as
+// its own file, dist/lazy/mcp-sdk.js, built from sdkModules.ts).
+import type { McpSdk } from './sdkTypes';
 
-export interface McpSdk {
-  Client: typeof Client;
-  StdioClientTransport: typeof StdioClientTransport;
-  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
-  SSEClientTransport: typeof SSEClientTransport;
-  UriTemplate: typeof UriTemplate;
-  ToolListChangedNotificationSchema: typeof Types.ToolListChangedNotificationSchema;
-  ResourceListChangedNotificationSchema: typeof Types.ResourceListChangedNotificationSchema;
-  ResourceUpdatedNotificationSchema: typeof Types.ResourceUpdatedNotificationSchema;
-  PromptListChangedNotificationSchema: typeof Types.PromptListChangedNotificationSchema;
-  LoggingMessageNotificationSchema: typeof Types.LoggingMessageNotificationSchema;
-  ListRootsRequestSchema: typeof Types.ListRootsRequestSchema;
-  ElicitRequestSchema: typeof Types.ElicitRequestSchema;
-  CreateMessageRequestSchema: typeof Types.CreateMessageRequestSchema;
-  McpError: typeof Types.McpError;
-  ErrorCode: typeof Types.ErrorCode;
-  /** The OAuth client side: discovery, registration, PKCE, token requests and refresh. */
-  auth: {
-    auth: typeof Auth.auth;
-    discoverOAuthServerInfo: typeof Auth.discoverOAuthServerInfo;
-    extractWWWAuthenticateParams: typeof Auth.extractWWWAuthenticateParams;
-    createPrivateKeyJwtAuth: typeof createPrivateKeyJwtAuth;
-  };
-}
+export type { McpSdk };
 
 let loading: Promise<McpSdk> | undefined;
 let loaded: McpSdk | undefined;
@@ -40,39 +11,9 @@ let loads = 0;
 export function loadMcpSdk(): Promise<McpSdk> {
   loading ??= (async () => {
     loads++;
-    const [client, stdio, http, sse, uriTemplate, types, auth, authExtensions] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/client/sse.js'),
-      import('@modelcontextprotocol/sdk/shared/uriTemplate.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-      import('@modelcontextprotocol/sdk/client/auth.js'),
-      import('@modelcontextprotocol/sdk/client/auth-extensions.js'),
-    ]);
-    loaded = {
-      Client: client.Client,
-      StdioClientTransport: stdio.StdioClientTransport,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      SSEClientTransport: sse.SSEClientTransport,
-      UriTemplate: uriTemplate.UriTemplate,
-      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-      ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
-      ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
-      PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
-      LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
-      ListRootsRequestSchema: types.ListRootsRequestSchema,
-      ElicitRequestSchema: types.ElicitRequestSchema,
-      CreateMessageRequestSchema: types.CreateMessageRequestSchema,
-      McpError: types.McpError,
-      ErrorCode: types.ErrorCode,
-      auth: {
-        auth: auth.auth,
-        discoverOAuthServerInfo: auth.discoverOAuthServerInfo,
-        extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
-        createPrivateKeyJwtAuth: authExtensions.createPrivateKeyJwtAuth,
-      },
-    };
+    // require() in a function, not import(): the unit tests load TypeScript through tsx's require hook alone, which
+    // has no import() of a .ts file; the bundles load the module (the extension: its own file) either way.
+    loaded = (require('./sdkModules') as typeof import('./sdkModules')).mcpSdk;
     return loaded;
   })().catch((err: unknown) => {
     loading = undefined; // let a later start try again

@@ -13,8 +13,9 @@ const loaded = new Map<string, Promise<SqlJsStatic>>();
 export function wasmCandidates(explicit?: string): string[] {
   if (explicit) return [explicit];
   const out: string[] = [];
-  // In the esbuild bundle __dirname is dist/, where esbuild.mjs copies the wasm.
-  if (typeof __dirname === 'string') out.push(path.join(__dirname, WASM_FILE));
+  // In the esbuild bundle __dirname is dist/, where esbuild.mjs copies the wasm, or dist/lazy/ for the
+  // extension's lazily loaded parts.
+  if (typeof __dirname === 'string') out.push(path.join(__dirname, WASM_FILE), path.join(__dirname, '..', WASM_FILE));
   try {
     out.push(path.join(path.dirname(localRequire().resolve('sql.js')), WASM_FILE));
   } catch {

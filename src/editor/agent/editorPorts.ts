@@ -2,13 +2,12 @@
 // (src/session/buildSession.ts; the CLI's root is src/cli/cliPorts.ts). It maps the editor's settings and the
 // workspace's trust to builder settings and lends the session the chat's services and this turn's workspace and
 // recording. No 'vscode' import and no heavy import: the integration tests build exactly what a chat turn builds.
-import { homedir } from 'node:os';
-import path from 'node:path';
 import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
 import { WorkspaceRoots, type WorkspaceFolder } from '../../core/workspace/workspaceRoots';
 import type { SessionBuild, SessionPorts, SessionRecording, SessionSettings } from '../../session/buildSession';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from '../engine/toolAccess';
 import type { HarnessSettings } from '../settings/harnessSettings';
+import { userSkillsFolder } from '../settings/skillsFolder';
 import { showCompression, type MarkSink } from '../sessions/liveCompression';
 import type { TurnRecording } from '../sessions/sessionService';
 
@@ -99,9 +98,4 @@ function editorSettings(settings: HarnessSettings, access: ToolAccess): SessionS
   };
 }
 
-/** `localharness.skills.userFolder` (with `~`), or ~/.localharness/skills. */
-export function userSkillsFolder(settings: Pick<HarnessSettings, 'skillsUserFolder'>): string {
-  const folder = settings.skillsUserFolder;
-  if (!folder) return path.join(homedir(), '.localharness', 'skills');
-  return folder === '~' || folder.startsWith('~/') ? path.join(homedir(), folder.slice(1)) : path.resolve(folder);
-}
+export { userSkillsFolder };

@@ -5,7 +5,7 @@ import type { FileSystemPort } from '../../core/ports';
 import { discoverSkills } from '../../core/skills/skillFiles';
 import { discoverPromptFiles } from '../../core/prompts/promptFiles';
 import { promptFileCommands } from '../../editor/agent/promptFileTurn';
-import { userSkillsFolder } from '../../editor/agent/editorPorts';
+import { userSkillsFolder } from '../../editor/settings/skillsFolder';
 import type { Logger } from '../../editor/log/logger';
 import { errorMessage } from '../../shared/format';
 import { registerLoggedCommands } from '../common/loggedCommands';

@@ -3,7 +3,6 @@
 import * as vscode from 'vscode';
 import { systemClock } from '../../core/ports';
 import { setupCheckPlan } from '../../core/setupCheck/setupCheckPlan';
-import { runSetupCheck } from '../../core/setupCheck/runSetupCheck';
 import type { SetupReport } from '../../core/setupCheck/report';
 import { errorMessage, type Logger } from '../../editor/log/logger';
 import type { ModelService } from '../../editor/models/modelService';
@@ -55,6 +54,8 @@ export async function checkModelSetup(deps: SetupCheckDeps, modelArg?: unknown):
       const abort = new AbortController();
       const off = token.onCancellationRequested(() => abort.abort());
       try {
+        // The probes load with the first check (dist/lazy/setup-check.js), not at activation.
+        const { runSetupCheck } = await import('../../core/setupCheck/runSetupCheck');
         return await runSetupCheck({
           provider,
           ...(model && { model }),
