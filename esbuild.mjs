@@ -111,7 +111,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/cli/bin/main.ts'],
     outfile: `${out}/cli-main.js`,
     platform: 'node',
     format: 'cjs',
@@ -126,7 +126,7 @@ const builds = [
   {
     // The command itself: turns on V8's code cache, then loads the CLI bundle above.
     ...common,
-    entryPoints: ['src/cli/entry.ts'],
+    entryPoints: ['src/cli/bin/entry.ts'],
     outfile: `${out}/cli.js`,
     platform: 'node',
     format: 'cjs',

@@ -2,15 +2,14 @@
 // their status and logs. Constructing it does nothing; the SDK loads when the first server starts.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolRegistry } from '../core/tools/registry';
-import type { Tool } from '../core/tools/tool';
 import type { McpAuthEnv } from './auth/types';
 import type { McpClientFeatures } from './clientFeatures';
 import { consentFingerprint } from './serverCommand';
 import { Emitter } from './emitter';
-import { createReadResourceTool, READ_RESOURCE_TOOL } from './readResourceTool';
+import { ReadResourceOffer } from './readResourceOffer';
 import { DEFAULT_RING_LIMITS, type RingBufferLimits } from './ringBuffer';
 import { DEFAULT_SAMPLING_PER_MINUTE, SamplingGate } from './samplingGate';
-import { ServerController } from './serverController';
+import { ServerController, type ControllerEnv } from './serverController';
 import { McpToolRegistrar } from './toolRegistrar';
 import type {
   Disposable,
@@ -69,8 +68,7 @@ export class McpManager {
   private readonly logged = new Emitter<McpLogEntry>();
   private readonly resourceUpdated = new Emitter<McpResourceUpdate>();
   private readonly samplingGate: SamplingGate;
-  /** Our `read_resource` tool while it is registered. */
-  private readTool: Tool | undefined;
+  private readonly readTool: ReadResourceOffer;
   private disposed = false;
 
   /** Fires whenever a server's status changes (state, tools, message). */
@@ -83,6 +81,7 @@ export class McpManager {
   constructor(private readonly options: McpManagerOptions) {
     this.registrar = new McpToolRegistrar(options.registry);
     this.samplingGate = new SamplingGate(options.features?.samplingPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE, options.now ?? Date.now);
+    this.readTool = new ReadResourceOffer(options.registry, this);
   }
 
   /**
@@ -165,13 +164,13 @@ export class McpManager {
   }
 
   /** resources/read on a running server: text parts as text, binary as base64 with its size. */
-  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
-    return this.call(server, (c) => c.readResource(uri, signal));
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
+    return this.controller(server).resources.read(uri, signal);
   }
 
   /** prompts/get with every content part rendered as text. */
-  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
-    return this.call(server, (c) => c.getPrompt(name, args, signal));
+  async getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
+    return this.controller(server).resources.prompt(name, args, signal);
   }
 
   /** The URI a template gives with these values; throws naming any missing or unknown variable. */
@@ -180,12 +179,12 @@ export class McpManager {
   }
 
   /** Ask the server for notifications/resources/updated about this resource (see onDidUpdateResource). */
-  subscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
-    return this.call(server, (c) => c.subscribeResource(uri, signal));
+  async subscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
+    return this.controller(server).resources.subscribe(uri, signal);
   }
 
-  unsubscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
-    return this.call(server, (c) => c.unsubscribeResource(uri, signal));
+  async unsubscribeResource(server: string, uri: string, signal?: AbortSignal): Promise<void> {
+    return this.controller(server).resources.unsubscribe(uri, signal);
   }
 
   /** The workspace folders changed: every ready server is told and asks for the roots again. */
@@ -205,7 +204,7 @@ export class McpManager {
     this.disposed = true;
     await Promise.all([...this.controllers.values()].map((c) => c.stop('shut down', options.quick)));
     this.controllers.clear();
-    this.syncReadResourceTool();
+    this.readTool.sync(true);
     this.changed.clear();
     this.logged.clear();
     this.resourceUpdated.clear();
@@ -213,31 +212,6 @@ export class McpManager {
 
   private readyCatalogs() {
     return [...this.controllers.values()].map((c) => c.currentCatalog());
-  }
-
-  /** Runs `work` on the named server; an unknown name (or a disposed manager) rejects instead of throwing. */
-  private async call<T>(server: string, work: (controller: ServerController) => Promise<T>): Promise<T> {
-    return work(this.controller(server));
-  }
-
-  /**
-   * `read_resource` is offered while some ready server lists resources or templates, and re-created when the
-   * catalog changes so its description names the current URIs.
-   */
-  private syncReadResourceTool(): void {
-    const { registry } = this.options;
-    const wanted = !this.disposed && (this.resources().length > 0 || this.resourceTemplates().length > 0);
-    const next = wanted ? createReadResourceTool(this) : undefined;
-    if (this.readTool && next && this.readTool.description === next.description && registry.get(READ_RESOURCE_TOOL) === this.readTool) return;
-    if (this.readTool && registry.get(READ_RESOURCE_TOOL) === this.readTool) registry.unregister(READ_RESOURCE_TOOL);
-    this.readTool = undefined;
-    if (!next) return;
-    if (registry.get(READ_RESOURCE_TOOL)) {
-      console.error(`[localharness] a tool named "${READ_RESOURCE_TOOL}" is already registered; MCP resources cannot be offered to the model`);
-      return;
-    }
-    registry.register(next);
-    this.readTool = next;
   }
 
   private controller(name: string): ServerController {
@@ -251,25 +225,10 @@ export class McpManager {
   }
 
   private createController(config: McpServerConfig): ServerController {
-    const o = this.options;
     return new ServerController(config, {
-      registrar: this.registrar,
-      ...(o.consent && { consent: o.consent }),
-      isWorkspaceTrusted: o.isWorkspaceTrusted ?? (() => true),
-      ...(o.fetch && { fetch: o.fetch }),
-      clientVersion: o.clientVersion ?? '0.1.0',
-      defaultToolTimeoutMs: o.defaultToolTimeoutMs ?? 60_000,
-      defaultStartTimeoutMs: o.defaultStartTimeoutMs ?? 30_000,
-      restartDelaysMs: o.restartDelaysMs ?? [1000, 2000, 4000],
-      stableAfterMs: o.stableAfterMs ?? 60_000,
-      now: o.now ?? Date.now,
-      logLimits: o.logLimits ?? { ...DEFAULT_RING_LIMITS, maxLines: 1000, maxBytes: 256 * 1024 },
-      ...(o.features && { features: o.features }),
-      ...(o.auth && { auth: o.auth }),
-      ...(o.signInTimeoutMs !== undefined && { signInTimeoutMs: o.signInTimeoutMs }),
-      samplingGate: this.samplingGate,
+      ...controllerEnv(this.options, this.registrar, this.samplingGate),
       onChange: (status) => {
-        this.syncReadResourceTool();
+        this.readTool.sync(this.disposed);
         // A stopped-and-replaced controller may still report; only the current one speaks for the name.
         if (this.controllers.get(config.name)?.config === config || status.state === 'stopped') this.changed.fire(status);
       },
@@ -281,6 +240,27 @@ export class McpManager {
   private assertAlive(): void {
     if (this.disposed) throw new Error('the MCP manager has been disposed');
   }
+}
+
+/** The manager's options with their defaults, as every server's controller gets them. */
+function controllerEnv(o: McpManagerOptions, registrar: McpToolRegistrar, samplingGate: SamplingGate): Omit<ControllerEnv, 'onChange' | 'onLog' | 'onResourceUpdated'> {
+  return {
+    registrar,
+    ...(o.consent && { consent: o.consent }),
+    isWorkspaceTrusted: o.isWorkspaceTrusted ?? (() => true),
+    ...(o.fetch && { fetch: o.fetch }),
+    clientVersion: o.clientVersion ?? '0.1.0',
+    defaultToolTimeoutMs: o.defaultToolTimeoutMs ?? 60_000,
+    defaultStartTimeoutMs: o.defaultStartTimeoutMs ?? 30_000,
+    restartDelaysMs: o.restartDelaysMs ?? [1000, 2000, 4000],
+    stableAfterMs: o.stableAfterMs ?? 60_000,
+    now: o.now ?? Date.now,
+    logLimits: o.logLimits ?? { ...DEFAULT_RING_LIMITS, maxLines: 1000, maxBytes: 256 * 1024 },
+    ...(o.features && { features: o.features }),
+    ...(o.auth && { auth: o.auth }),
+    ...(o.signInTimeoutMs !== undefined && { signInTimeoutMs: o.signInTimeoutMs }),
+    samplingGate,
+  };
 }
 
 function sameDefinition(a: McpServerConfig, b: McpServerConfig): boolean {

@@ -5,8 +5,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type * as Types from '@modelcontextprotocol/sdk/types.js';
-import type * as Auth from '@modelcontextprotocol/sdk/client/auth.js';
-import type { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import type { OAuthSdk } from './auth/types';
 
 export interface McpSdk {
   Client: typeof Client;
@@ -25,10 +24,5 @@ export interface McpSdk {
   McpError: typeof Types.McpError;
   ErrorCode: typeof Types.ErrorCode;
   /** The OAuth client side: discovery, registration, PKCE, token requests and refresh. */
-  auth: {
-    auth: typeof Auth.auth;
-    discoverOAuthServerInfo: typeof Auth.discoverOAuthServerInfo;
-    extractWWWAuthenticateParams: typeof Auth.extractWWWAuthenticateParams;
-    createPrivateKeyJwtAuth: typeof createPrivateKeyJwtAuth;
-  };
+  auth: OAuthSdk;
 }

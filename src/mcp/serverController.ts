@@ -1,25 +1,27 @@
-// The life of one configured server: consent, start, ready, crash, restart with backoff, stop.
-import type { McpClientFeatures } from './clientFeatures';
-import { commandLineOf } from './serverCommand';
-import { McpConnection } from './connection';
-import type { ToolCallOutput } from './content';
+// The life of one configured server: consent, start, ready, crash, stop, and what it reports (its status). What
+// it delegates: the restart delays (restartPolicy.ts), opening the connection (serverLaunch.ts), its tools in the
+// registry (serverTools.ts), its catalog (catalogKeeper.ts), resources and prompts (serverResources.ts), its log
+// (serverLog.ts).
 import type { McpAuthSession } from './auth/authSession';
 import { CatalogKeeper } from './catalogKeeper';
-import { Coalescing } from './coalescing';
-import { consentVerdict, createAuthSession, unavailableMessage, type AuthEnvOptions, type ConsentEnv } from './startGate';
+import type { McpConnection } from './connection';
+import type { ToolCallOutput } from './content';
 import { EMPTY_CATALOG, type McpCatalog } from './resourceCatalog';
+import { RestartPolicy } from './restartPolicy';
+import type { RingBufferLimits } from './ringBuffer';
+import { commandLineOf } from './serverCommand';
+import { launchServer, type LaunchEnv, type LaunchEvents } from './serverLaunch';
+import { ServerLog } from './serverLog';
 import { ServerResources } from './serverResources';
-import type { SamplingGate } from './samplingGate';
-import { LineRingBuffer, type RingBufferLimits } from './ringBuffer';
+import { ServerTools } from './serverTools';
+import { consentVerdict, createAuthSession, unavailableMessage, type AuthEnvOptions, type ConsentEnv } from './startGate';
 import type { McpToolCaller } from './toolAdapter';
-import type { McpToolRegistrar, SyncResult } from './toolRegistrar';
-import { checkToolDefinition } from './toolSchema';
-import type { McpPromptResult, McpResourcePart, McpServerConfig, McpServerState, McpServerStatus } from './types';
+import type { McpToolRegistrar } from './toolRegistrar';
+import type { McpServerConfig, McpServerState, McpServerStatus } from './types';
 
-export interface ControllerEnv extends AuthEnvOptions, ConsentEnv {
+export interface ControllerEnv extends AuthEnvOptions, ConsentEnv, LaunchEnv {
   registrar: McpToolRegistrar;
   defaultToolTimeoutMs: number;
-  defaultStartTimeoutMs: number;
   /** One entry per automatic restart attempt: the delay before it. */
   restartDelaysMs: readonly number[];
   /** A server that stayed up this long gets a fresh set of restart attempts at its next crash. */
@@ -27,15 +29,13 @@ export interface ControllerEnv extends AuthEnvOptions, ConsentEnv {
   logLimits: RingBufferLimits;
   onChange: (status: McpServerStatus) => void;
   onLog: (server: string, line: string) => void;
-  features?: McpClientFeatures;
-  samplingGate?: SamplingGate;
   /** A subscribed resource changed (notifications/resources/updated). */
   onResourceUpdated?: (server: string, uri: string) => void;
 }
 
-const EMPTY_SYNC: SyncResult = { tools: [], skipped: [], tokens: 0 };
-
 export class ServerController implements McpToolCaller {
+  /** resources/read, prompts/get and subscriptions of the running server. */
+  readonly resources: ServerResources;
   private state: McpServerState = 'stopped';
   private message: string | undefined;
   private connection: McpConnection | undefined;
@@ -43,38 +43,32 @@ export class ServerController implements McpToolCaller {
   private generation = 0;
   private startAbort: AbortController | undefined;
   private launching: Promise<void> | undefined;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  private restartAttempts = 0;
-  private readySince: number | undefined;
   private consentGiven = false;
   /** null: this server does not use OAuth. */
   private auth: McpAuthSession | null | undefined;
-  private pendingRelist = false;
-  private readonly relisting = new Coalescing();
-  private synced: SyncResult = EMPTY_SYNC;
+  private readonly restarts: RestartPolicy;
+  private readonly tools: ServerTools;
   private readonly catalog: CatalogKeeper;
-  private readonly resources: ServerResources;
-  private readonly logBuffer: LineRingBuffer;
+  private readonly logs: ServerLog;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly env: ControllerEnv,
   ) {
-    this.logBuffer = new LineRingBuffer(env.logLimits);
-    this.catalog = new CatalogKeeper({
-      name: config.name,
-      current: () => this.connection,
-      starting: () => this.state === 'starting' || this.state === 'restarting',
-      log: (line) => this.writeLog(line),
-      changed: () => this.setState(this.state, this.message),
-    });
+    const log = (line: string) => this.logs.write(line);
+    const starting = () => this.state === 'starting' || this.state === 'restarting';
+    const changed = () => this.setState(this.state, this.message);
+    this.logs = new ServerLog(config.name, env.logLimits, env.now, env.onLog);
+    this.restarts = new RestartPolicy({ delaysMs: env.restartDelaysMs, stableAfterMs: env.stableAfterMs, now: env.now });
+    this.tools = new ServerTools({ config, registrar: env.registrar, caller: this, current: () => this.connection, starting, log, changed });
+    this.catalog = new CatalogKeeper({ name: config.name, current: () => this.connection, starting, log, changed });
     this.resources = new ServerResources({
       name: config.name,
       ready: () => this.requireReady(),
       running: () => (this.state === 'ready' ? this.connection : undefined),
       prompts: () => this.catalog.value.prompts,
-      requestOptions: (signal) => this.requestOptions(signal),
-      log: (line) => this.writeLog(line),
+      requestOptions: (signal) => ({ ...(signal && { signal }), timeoutMs: this.toolTimeoutMs() }),
+      log,
     });
   }
 
@@ -85,45 +79,30 @@ export class ServerController implements McpToolCaller {
   status(): McpServerStatus {
     const pid = this.connection?.pid;
     const info = this.connection?.serverInfo;
+    const synced = this.tools.current;
     return {
       name: this.config.name,
       source: this.config.source,
       state: this.state,
       ...(this.message !== undefined && { message: this.message }),
       commandLine: commandLineOf(this.config),
-      tools: this.synced.tools,
-      skippedTools: this.synced.skipped,
+      tools: synced.tools,
+      skippedTools: synced.skipped,
       ...this.currentCatalog(),
-      toolTokens: this.synced.tokens,
+      toolTokens: synced.tokens,
       ...(pid !== undefined && { pid }),
-      restartAttempts: this.restartAttempts,
+      restartAttempts: this.restarts.attempts,
       ...(info && { serverInfo: info }),
     };
   }
 
   log(): string[] {
-    return this.logBuffer.all();
+    return this.logs.lines();
   }
 
   /** Resources, templates and prompts of the running server; empty unless ready. */
   currentCatalog(): McpCatalog {
     return this.state === 'ready' ? this.catalog.value : EMPTY_CATALOG;
-  }
-
-  readResource(uri: string, signal?: AbortSignal): Promise<McpResourcePart[]> {
-    return this.resources.read(uri, signal);
-  }
-
-  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
-    return this.resources.prompt(name, args, signal);
-  }
-
-  subscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
-    return this.resources.subscribe(uri, signal);
-  }
-
-  unsubscribeResource(uri: string, signal?: AbortSignal): Promise<void> {
-    return this.resources.unsubscribe(uri, signal);
   }
 
   /** Tell a running server the roots changed; it asks for them again. Never throws. */
@@ -132,9 +111,9 @@ export class ServerController implements McpToolCaller {
     if (!connection || this.state !== 'ready' || !this.env.features?.roots) return;
     try {
       await connection.sendRootsListChanged();
-      this.writeLog('told the server the roots changed');
+      this.logs.write('told the server the roots changed');
     } catch (err) {
-      this.writeLog(`telling the server the roots changed failed: ${(err as Error).message}`);
+      this.logs.write(`telling the server the roots changed failed: ${(err as Error).message}`);
     }
   }
 
@@ -142,8 +121,7 @@ export class ServerController implements McpToolCaller {
   start(): Promise<void> {
     if (this.state === 'ready') return Promise.resolve();
     if (this.launching) return this.launching;
-    this.cancelRestart();
-    this.restartAttempts = 0;
+    this.restarts.reset();
     // The consent port is the source of truth (the host remembers and revokes); only automatic restarts skip it.
     this.consentGiven = false;
     return this.launch(false);
@@ -152,12 +130,11 @@ export class ServerController implements McpToolCaller {
   /** Stop and wait until the process is gone; `quick`: the user is waiting (Ctrl-C), SIGTERM comes sooner. */
   async stop(reason = 'stopped', quick = false): Promise<void> {
     this.generation++;
-    this.cancelRestart();
+    this.restarts.stopped();
     this.startAbort?.abort();
     const connection = this.connection;
     this.connection = undefined;
-    this.readySince = undefined;
-    this.removeTools();
+    this.tools.remove();
     this.resources.forget();
     await connection?.close({ quick });
     await this.launching?.catch(() => undefined);
@@ -169,16 +146,10 @@ export class ServerController implements McpToolCaller {
     await this.start();
   }
 
-  async call(
-    mcpName: string,
-    args: Record<string, unknown>,
-    options: { signal: AbortSignal; onProgress?: (message: string) => void },
-  ): Promise<ToolCallOutput> {
-    const connection = this.connection;
-    if (!connection || this.state !== 'ready') throw new Error(this.unavailableMessage());
-    return connection.callTool(mcpName, args, {
+  async call(mcpName: string, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress?: (message: string) => void }): Promise<ToolCallOutput> {
+    return this.requireReady().callTool(mcpName, args, {
       signal: options.signal,
-      timeoutMs: this.config.toolTimeoutMs ?? this.env.defaultToolTimeoutMs,
+      timeoutMs: this.toolTimeoutMs(),
       ...(options.onProgress && { onProgress: options.onProgress }),
     });
   }
@@ -194,7 +165,7 @@ export class ServerController implements McpToolCaller {
 
   /** OAuth for an HTTP server, unless the definition turns it off or sends its own Authorization header. */
   private async authSession(): Promise<McpAuthSession | undefined> {
-    this.auth ??= await createAuthSession(this.config, this.env, (line) => this.writeLog(line));
+    this.auth ??= await createAuthSession(this.config, this.env, (line) => this.logs.write(line));
     return this.auth ?? undefined;
   }
 
@@ -210,64 +181,50 @@ export class ServerController implements McpToolCaller {
     // Stopping aborts everything below, a consent question included: stop never waits for the launch.
     const abort = new AbortController();
     this.startAbort = abort;
-    const { config, env } = this;
-    let opened: McpConnection | undefined;
     const current = () => generation === this.generation;
     try {
       if (!(await this.mayStart(generation, abort.signal))) return;
-      this.setState(automatic ? 'restarting' : 'starting', automatic ? `restart attempt ${this.restartAttempts} of ${env.restartDelaysMs.length}` : undefined);
-      this.writeLog(`starting: ${commandLineOf(config)}`);
+      this.setState(automatic ? 'restarting' : 'starting', automatic ? `restart ${this.restarts.attemptText()}` : undefined);
+      this.logs.write(`starting: ${commandLineOf(this.config)}`);
       const auth = await this.authSession();
-      opened = await McpConnection.open({
-        config,
-        startTimeoutMs: config.startTimeoutMs ?? env.defaultStartTimeoutMs,
-        clientVersion: env.clientVersion,
-        signal: abort.signal,
-        ...(env.fetch && { fetch: env.fetch }),
-        ...(env.features && { features: env.features }),
-        ...(env.samplingGate && { samplingGate: env.samplingGate }),
-        ...(auth && { auth }),
-        hooks: {
-          log: (line) => this.writeLog(line),
-          onToolsChanged: () => this.relist(opened),
-          onUnexpectedClose: (reason) => this.onCrash(opened, reason),
-          onResourcesChanged: () => this.catalog.refresh(opened, 'resources'),
-          onPromptsChanged: () => this.catalog.refresh(opened, 'prompts'),
-          onResourceUpdated: (uri) => {
-            if (opened && this.connection === opened) env.onResourceUpdated?.(config.name, uri);
-          },
-        },
-      });
-      if (!current()) return void (await opened.close());
-      const raw = await opened.listTools(abort.signal).catch((err: unknown) => {
-        throw new Error(`MCP server "${config.name}" started but listing its tools failed: ${(err as Error).message}.${opened!.stderrTail()}`);
-      });
-      if (!current()) return void (await opened.close());
-      const catalog = await this.catalog.fetch(opened, abort.signal);
-      if (!current()) return void (await opened.close());
-      this.connection = opened;
-      this.applyTools(raw);
-      this.catalog.set(catalog);
-      this.readySince = env.now();
+      const launched = await launchServer(this.config, this.env, { signal: abort.signal, auth, catalog: this.catalog, events: this.events(), current });
+      if (!launched) return;
+      this.connection = launched.connection;
+      this.tools.apply(launched.tools);
+      this.catalog.set(launched.catalog);
+      this.restarts.up();
       this.setState('ready', undefined);
-      if (this.pendingRelist) this.relist(opened);
-      this.catalog.applyPending(opened);
-      this.resources.renew(opened);
+      this.tools.applyPending(launched.connection);
+      this.catalog.applyPending(launched.connection);
+      this.resources.renew(launched.connection);
     } catch (err) {
-      await opened?.close();
       if (!current()) return;
       const message = (err as Error).message;
-      this.writeLog(message);
-      if (automatic) this.scheduleRestart(message);
+      this.logs.write(message);
+      if (automatic) this.restartLater(message);
       else {
-        this.removeTools();
+        this.tools.remove();
         this.setState('failed', message);
       }
     } finally {
       if (this.startAbort === abort) this.startAbort = undefined;
-      this.pendingRelist = false;
+      this.tools.clearPending();
       this.catalog.clearPending();
     }
+  }
+
+  /** What the connection reports; a connection that is no longer this server's is not heard. */
+  private events(): LaunchEvents {
+    return {
+      log: (line) => this.logs.write(line),
+      toolsChanged: (from) => this.tools.relist(from),
+      crashed: (from, reason) => this.onCrash(from, reason),
+      resourcesChanged: (from) => this.catalog.refresh(from, 'resources'),
+      promptsChanged: (from) => this.catalog.refresh(from, 'prompts'),
+      resourceUpdated: (from, uri) => {
+        if (from && this.connection === from) this.env.onResourceUpdated?.(this.config.name, uri);
+      },
+    };
   }
 
   /** Workspace-defined servers need a trusted workspace and the user's consent; anything unclear means no. */
@@ -275,7 +232,7 @@ export class ServerController implements McpToolCaller {
     const verdict = await consentVerdict(this.config, this.env, {
       given: this.consentGiven,
       asking: () => this.setState('starting', 'waiting for your consent'),
-      log: (line) => this.writeLog(line),
+      log: (line) => this.logs.write(line),
       signal,
     });
     if (generation !== this.generation) return false;
@@ -296,91 +253,42 @@ export class ServerController implements McpToolCaller {
     setImmediate(() => {
       if (generation !== this.generation) return; // stopped meanwhile: no restart
       const message = `MCP server "${this.config.name}" crashed: ${reason}.${connection.stderrTail()}`;
-      this.writeLog(message);
-      this.scheduleRestart(message);
+      this.logs.write(message);
+      this.restartLater(message);
     });
   }
 
-  private scheduleRestart(why: string): void {
-    const { env } = this;
-    if (this.readySince !== undefined && env.now() - this.readySince >= env.stableAfterMs) this.restartAttempts = 0;
-    this.readySince = undefined;
-    const max = env.restartDelaysMs.length;
-    if (this.restartAttempts >= max) {
-      this.removeTools();
-      this.setState('failed', `${why}\nGave up after ${max} restart attempt${max === 1 ? '' : 's'}; restart it by hand.`);
-      return;
-    }
-    const delay = env.restartDelaysMs[this.restartAttempts]!;
-    this.restartAttempts++;
-    this.setState('restarting', `${why}\nRestarting in ${delay} ms (attempt ${this.restartAttempts} of ${max}).`);
+  /** Down after a crash or a failed automatic start: restart after the policy's delay, or give up. */
+  private restartLater(why: string): void {
     const generation = this.generation;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
+    const decision = this.restarts.schedule(() => {
       if (generation === this.generation) void this.launch(true);
-    }, delay);
-    this.restartTimer.unref?.();
-  }
-
-  /** Re-list after notifications/tools/list_changed; concurrent notifications collapse into one more pass. */
-  private relist(connection: McpConnection | undefined): void {
-    if (!connection) return;
-    if (this.connection !== connection) {
-      if (this.state === 'starting' || this.state === 'restarting') this.pendingRelist = true;
+    });
+    if (decision.retry) {
+      this.setState('restarting', `${why}\nRestarting in ${decision.delayMs} ms (attempt ${decision.attempt} of ${decision.max}).`);
       return;
     }
-    this.relisting.run(async () => {
-      try {
-        const raw = await connection.listTools();
-        if (this.connection !== connection) return 'stop';
-        this.applyTools(raw);
-        this.writeLog(`re-listed tools: ${this.synced.tools.length} available`);
-        this.setState(this.state, this.message);
-      } catch (err) {
-        this.writeLog(`re-listing tools failed: ${(err as Error).message}`);
-      }
-    });
+    this.tools.remove();
+    this.setState('failed', `${why}\nGave up after ${decision.max} restart attempt${decision.max === 1 ? '' : 's'}; restart it by hand.`);
   }
 
   private requireReady(): McpConnection {
     const connection = this.connection;
-    if (!connection || this.state !== 'ready') throw new Error(this.unavailableMessage());
+    if (!connection || this.state !== 'ready') {
+      throw new Error(unavailableMessage(this.config.name, this.state, this.message, this.restarts.attemptText()));
+    }
     return connection;
   }
 
-  private requestOptions(signal?: AbortSignal): { signal?: AbortSignal; timeoutMs: number } {
-    return { ...(signal && { signal }), timeoutMs: this.config.toolTimeoutMs ?? this.env.defaultToolTimeoutMs };
-  }
-
-  private applyTools(raw: readonly unknown[]): void {
-    this.synced = this.env.registrar.sync(this.config, raw.map(checkToolDefinition), this, (line) => this.writeLog(line));
-  }
-
-  private removeTools(): void {
-    this.env.registrar.remove(this.config.name);
-    this.synced = EMPTY_SYNC;
-  }
-
-  private cancelRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-  }
-
-  private unavailableMessage(): string {
-    return unavailableMessage(this.config.name, this.state, this.message, `attempt ${this.restartAttempts} of ${this.env.restartDelaysMs.length}`);
+  private toolTimeoutMs(): number {
+    return this.config.toolTimeoutMs ?? this.env.defaultToolTimeoutMs;
   }
 
   private setState(state: McpServerState, message: string | undefined): void {
     const changed = state !== this.state || message !== this.message;
     this.state = state;
     this.message = message;
-    if (changed) this.writeLog(`state: ${state}${message ? ` (${message.split('\n')[0]})` : ''}`);
+    if (changed) this.logs.write(`state: ${state}${message ? ` (${message.split('\n')[0]})` : ''}`);
     this.env.onChange(this.status());
-  }
-
-  private writeLog(line: string): void {
-    const stamped = `${new Date(this.env.now()).toISOString().slice(11, 23)} ${line}`;
-    for (const part of stamped.split('\n')) this.logBuffer.push(part);
-    this.env.onLog(this.config.name, line);
   }
 }

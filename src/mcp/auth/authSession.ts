@@ -5,17 +5,16 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import { untilAborted } from '../../core/abortable';
-import type { McpSdk } from '../sdk';
 import { NeedsInteraction, StoredAuthProvider } from './storedProvider';
 import { addScope, coversScope, unionScope } from './scopes';
-import { SignInFailed, SignInRequired, type AuthChallenge, type McpAuthEnv, type McpOAuthConfig } from './types';
+import { SignInFailed, SignInRequired, type AuthChallenge, type McpAuthEnv, type McpOAuthConfig, type OAuthSdk } from './types';
 
 export interface AuthSessionOptions {
   server: string;
   serverUrl: string;
   config: McpOAuthConfig;
   env: McpAuthEnv;
-  sdk: McpSdk['auth'];
+  sdk: OAuthSdk;
   /** For the MCP requests and the OAuth ones. */
   fetch: FetchLike;
   clientVersion: string;

@@ -1,7 +1,17 @@
 // OAuth for HTTP MCP servers (the MCP authorization spec): what a server's definition may say about it, what is
 // stored per server, and the ports the host provides (where records live, how the user signs in).
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type * as Auth from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+
+/** The SDK's OAuth client side (discovery, registration, PKCE, token requests, refresh), as src/mcp/sdk.ts loads it. */
+export interface OAuthSdk {
+  auth: typeof Auth.auth;
+  discoverOAuthServerInfo: typeof Auth.discoverOAuthServerInfo;
+  extractWWWAuthenticateParams: typeof Auth.extractWWWAuthenticateParams;
+  createPrivateKeyJwtAuth: typeof createPrivateKeyJwtAuth;
+}
 
 /** Enterprise-managed authorization (SEP-990): an identity provider's ID token exchanged for a grant (ID-JAG). */
 export interface EnterpriseIdpConfig {

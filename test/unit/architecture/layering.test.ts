@@ -1,6 +1,6 @@
 // Mechanical layering check: only src/vscode/** and src/extension.ts import 'vscode' (the editor's code that needs
 // no VS Code API lives in src/editor); each layer imports only what it may; no import cycles anywhere under src/;
-// inside src/core, src/editor and src/vscode the sub-folders depend on each other one way only.
+// inside every folder of src/ (each layer and the folders in it) the sub-folders depend on each other one way only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -121,9 +121,9 @@ test('no import cycles under src/', () => {
   assert.deepEqual(cycles, []);
 });
 
-/** The sub-folders of `layer` that import each other in a loop (strongly connected groups of two or more). */
-function subFolderLoops(layer: string): string[][] {
-  const base = path.join(SRC, layer);
+/** The sub-folders of `folder` that import each other in a loop (strongly connected groups of two or more). */
+function subFolderLoops(folder: string): string[][] {
+  const base = path.join(SRC, folder);
   const subOf = (file: string) => {
     const parts = path.relative(base, file).split(path.sep);
     return parts.length > 1 ? parts[0]! : '(files directly in the folder)';
@@ -172,17 +172,26 @@ function subFolderLoops(layer: string): string[][] {
   return groups;
 }
 
-test('sub-folders of src/core depend on each other one way only', () => {
-  assert.deepEqual(subFolderLoops('core'), []);
+// Every folder under src/ that has sub-folders, at any depth (a layer, or a folder inside one such as core/tools):
+// its sub-folders and the files directly in it depend on each other one way only.
+const foldersWithSubFolders = [...new Set(files.map((f) => path.dirname(path.relative(SRC, f))))]
+  .flatMap((dir) => dir.split(path.sep).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep)))
+  .filter((dir, i, all) => dir !== '.' && all.indexOf(dir) === i)
+  .filter((dir) => readdirSync(path.join(SRC, dir)).some((name) => statSync(path.join(SRC, dir, name)).isDirectory()))
+  .sort();
+
+test('the sub-folder check covers every layer that has sub-folders', () => {
+  const isDir = (p: string) => statSync(p).isDirectory();
+  const layersWithSubFolders = readdirSync(SRC).filter((name) => isDir(path.join(SRC, name)) && readdirSync(path.join(SRC, name)).some((sub) => isDir(path.join(SRC, name, sub))));
+  for (const layer of ['core', 'editor', 'vscode', 'mcp', 'cli', 'node']) assert.ok(layersWithSubFolders.includes(layer), `${layer} has sub-folders`);
+  for (const layer of layersWithSubFolders) assert.ok(foldersWithSubFolders.includes(layer), `src/${layer} is checked`);
 });
 
-test('sub-folders of src/editor depend on each other one way only', () => {
-  assert.deepEqual(subFolderLoops('editor'), []);
-});
-
-test('sub-folders of src/vscode depend on each other one way only', () => {
-  assert.deepEqual(subFolderLoops('vscode'), []);
-});
+for (const folder of foldersWithSubFolders) {
+  test(`sub-folders of src/${folder.split(path.sep).join('/')} depend on each other one way only`, () => {
+    assert.deepEqual(subFolderLoops(folder), []);
+  });
+}
 
 test('every file under src/vscode uses the VS Code API (the rest belongs in src/editor)', () => {
   const base = path.join(SRC, 'vscode');

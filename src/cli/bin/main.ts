@@ -1,7 +1,7 @@
 // Entry point of dist/cli.js. Exit codes: 0 ok, 1 the task failed, 2 usage error.
-import { parseCli, UsageError, USAGE } from './args';
-import { killTrackedChildren } from '../mcp/processes';
-import { runLastWords } from './lastWords';
+import { parseCli, UsageError, USAGE } from '../args';
+import { killTrackedChildren } from '../../mcp/processes';
+import { runLastWords } from '../lastWords';
 
 /** How long the work may take to wind down after Ctrl-C or SIGTERM before the process exits anyway. */
 const STOP_GRACE_MS = 2000;
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   try {
     const argv = process.argv.slice(2);
     // `acp` takes run's flags (src/cli/acp/acpArgs.ts); loaded only for it.
-    options = argv[0] === 'acp' ? { ...(await import('./acp/acpArgs')).parseAcpCli(argv, process.env, process.cwd()), command: 'acp' as const } : parseCli(argv, process.env, process.cwd());
+    options = argv[0] === 'acp' ? { ...(await import('../acp/acpArgs')).parseAcpCli(argv, process.env, process.cwd()), command: 'acp' as const } : parseCli(argv, process.env, process.cwd());
   } catch (e) {
     if (e instanceof UsageError) {
       // One line: the mistake and where the help is, not 80 lines of usage burying it.
@@ -55,31 +55,31 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     if (options.command === 'sessions') {
-      const { sessionsCommand } = await import('./sessionsCommand');
+      const { sessionsCommand } = await import('../sessionsCommand');
       return await sessionsCommand(options, process.stdout);
     }
     if (options.command === 'index') {
-      const { indexCommand } = await import('./indexCommand');
+      const { indexCommand } = await import('../indexCommand');
       return await indexCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
     if (options.command === 'query') {
-      const { queryCommand } = await import('./queryCommand');
+      const { queryCommand } = await import('../queryCommand');
       return await queryCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
     if (options.command === 'doctor') {
-      const { doctorCommand } = await import('./doctorCommand');
+      const { doctorCommand } = await import('../doctorCommand');
       return await doctorCommand(options, { stdout: process.stdout, stderr: process.stderr, env: process.env }, controller.signal);
     }
     if (options.command === 'mcp') {
-      const { mcpCommand } = await import('./mcpCommand');
+      const { mcpCommand } = await import('../mcpCommand');
       return await mcpCommand(options, { stdout: process.stdout, stderr: process.stderr }, controller.signal);
     }
     if (options.command === 'acp') {
-      const { acpCommand } = await import('./acp/acpCommand');
+      const { acpCommand } = await import('../acp/acpCommand');
       return await acpCommand({ ...options, command: 'run' }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, controller.signal);
     }
     // Loaded lazily so `--help` and usage errors stay instant.
-    const { runCommand } = await import('./runCommand');
+    const { runCommand } = await import('../runCommand');
     return await runCommand(options, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, controller.signal);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: unknown })?.code === 'not-a-database') {

@@ -2,7 +2,7 @@
 // OS temp folder. DISABLE_V8_COMPILE_CACHE=1 turns it off.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runWithCodeCache } from './codeCache';
+import { runWithCodeCache } from '../codeCache';
 
 const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
 runWithCodeCache({
