@@ -5,7 +5,7 @@
 // The "model" behind the LLM pass is the scripted CompressingModel from the unit tests (it answers the pass's
 // request with the JSON summaries it asks for, as a capable model would); the fallback run uses no model at all. Server counts come from the reference
 // tokenizer proxy (test/unit/context/referenceTokenizer.ts), so calibration runs as it would against a server.
-import { createContextManager } from '../src/core/contextWindow/contextManager';
+import { createContextManager } from '../src/core/compression/contextManager';
 import type { CompressionReport } from '../src/core/compression/compressor';
 import type { ChatProvider } from '../src/core/provider';
 import { CompressingModel, GarbageModel } from '../test/helpers/compression/compressionModels';

@@ -14,7 +14,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createContextManager } from '../src/core/contextWindow/contextManager';
+import { createContextManager } from '../src/core/compression/contextManager';
 import type { CompressionReport } from '../src/core/compression/compressor';
 import { parseArguments } from '../src/core/compression/marker';
 import type { ChatMessage } from '../src/core/messages';

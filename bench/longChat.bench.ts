@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventBus, type AgentEvent } from '../src/core/agent/events';
 import { ApprovalGate } from '../src/core/approval/gate';
-import { ContextTracker } from '../src/core/context/tracker';
+import { ContextTracker } from '../src/core/workingContext/tracker';
 import type { ChatMessage } from '../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../src/core/provider';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
@@ -33,7 +33,7 @@ import { ChatStateStore } from '../src/editor/chat/chatStateStore';
 import { WebviewBridge } from '../src/editor/chat/webviewBridge';
 import { describeEventForLog } from '../src/editor/log/eventLog';
 import { Logger, type LogSink } from '../src/editor/log/logger';
-import { EditorSessionService } from '../src/editor/sessions/sessionService';
+import { EditorSessionService } from '../src/editor/history/sessionService';
 import { DEFAULT_SETTINGS, type HarnessSettings } from '../src/editor/settings/harnessSettings';
 import { statusText, statusTooltip } from '../src/editor/status/statusText';
 

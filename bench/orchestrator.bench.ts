@@ -8,7 +8,7 @@ import path from 'node:path';
 import { builtSession } from '../test/helpers/builtSession';
 import { EventBus } from '../src/core/agent/events';
 import { ApprovalGate } from '../src/core/approval/gate';
-import { ContextTracker } from '../src/core/context/tracker';
+import { ContextTracker } from '../src/core/workingContext/tracker';
 import type { ChatProvider, ChatRequest, StreamDelta } from '../src/core/provider';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { registerBuiltinTools } from '../src/core/tools/builtin/index';

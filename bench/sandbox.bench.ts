@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ContextTracker } from '../src/core/context/tracker';
+import { ContextTracker } from '../src/core/workingContext/tracker';
 import { CommandSandbox } from '../src/core/sandbox/commandSandbox';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../src/core/sandbox/sandboxSettings';
 import { createRunCommandTool } from '../src/core/tools/builtin/runCommandTool';

@@ -6,8 +6,8 @@
 // (test/unit/context/referenceTokenizer.ts): a GPT-style pre-split with BPE-like piece costs, in two profiles,
 // a large vocabulary (cl100k/Qwen-like) and a small one (Llama-2/Mistral-like). The numbers show how well
 // calibration removes a tokenizer's systematic bias; they are not a measurement of any particular model.
-import { TokenCalibration } from '../src/core/context/calibration';
-import { TokenMeter } from '../src/core/context/meter';
+import { TokenCalibration } from '../src/core/window/calibration';
+import { TokenMeter } from '../src/core/window/meter';
 import { estimateTokens } from '../src/core/tokens';
 import { doc, mixedRequests, seeded, type DocKind } from '../test/helpers/tokens/mixedCorpus';
 import { referencePromptTokens, referenceTokens, type Vocabulary } from '../test/helpers/tokens/referenceTokenizer';

@@ -20,7 +20,7 @@ import { askServerInModal } from './vscode/settings/serverConsentDialog';
 import { userOpenaiOrigin } from './vscode/settings/settingsReader';
 import { HarnessStatusBar } from './vscode/status/statusBar';
 import { registerHistory } from './vscode/history/registerHistory';
-import { createSessionService } from './vscode/sessions/sessionDatabase';
+import { createSessionService } from './vscode/history/sessionDatabase';
 import { EditorSettings } from './vscode/settings/editorSettings';
 import { ModelService } from './editor/models/modelService';
 import { engineLoader } from './editor/engine/engineLoader';

@@ -1,7 +1,7 @@
 // `--config FILE`: the agent and context knobs the editor exposes as settings, as one JSON file.
 import { readFileSync } from 'node:fs';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../core/resilience/turnHooksSettings';
-import { parseContextSettings, type ContextSettingsInput } from '../core/context/contextSettings';
+import { parseContextSettings, type ContextSettingsInput } from '../core/window/contextSettings';
 import { UsageError } from './args';
 import { checkpointLimitBytes } from '../core/checkpoints/checkpointSettings';
 

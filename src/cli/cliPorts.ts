@@ -4,10 +4,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionKnowledge } from '../core/session/agentSession';
-import type { SessionBuild } from '../session/buildSession';
+import type { SessionBuild } from '../builder/buildSession';
 import type { EventBus } from '../core/agent/events';
 import type { ApprovalGate } from '../core/approval/gate';
-import { ContextTracker } from '../core/context/tracker';
+import { ContextTracker } from '../core/workingContext/tracker';
 import { ProviderError, type ChatProvider } from '../core/provider';
 import type { FileSystemPort } from '../core/ports';
 import { ToolRegistry } from '../core/tools/registry';

@@ -2,7 +2,7 @@
 // it sends anything, prints each finding (or, with --json, one document), and with --db keeps the result for
 // `run --db` (the tool protocol and the window a session starts with).
 import { systemClock } from '../core/ports';
-import type { KeyValuePort } from '../core/context/calibration';
+import type { KeyValuePort } from '../core/window/calibration';
 import { kvPortOf } from '../persistence/kvPort';
 import { keepSetupCheck } from '../core/setupCheck/memory';
 import { setupCheckPlan } from '../core/setupCheck/setupCheckPlan';
@@ -13,7 +13,7 @@ import { requestWaits } from './requestWaits';
 import type { DoctorOptions } from './doctorArgs';
 import { loadCliConfig } from './cliConfig';
 import { defaultDbPath } from './dbPath';
-import { readRememberedWindow } from '../core/context/workingWindow';
+import { readRememberedWindow } from '../core/window/workingWindow';
 
 export interface DoctorIo {
   stdout: { write(text: string): unknown };

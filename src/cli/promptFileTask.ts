@@ -3,7 +3,7 @@
 import type { FileSystemPort } from '../core/ports';
 import type { WorkspaceFolder } from '../core/workspace/workspaceRoots';
 import type { ChatMode } from '../core/modes/chatMode';
-import { discoverPromptFiles, promptFileText } from '../core/prompts/promptFiles';
+import { discoverPromptFiles, promptFileText } from '../core/promptFiles/promptFiles';
 import { parseSlashCommand } from '../shared/slashCommand';
 
 export interface PromptTask {

@@ -1,6 +1,6 @@
 // Turns agent events into CLI output: JSON lines, or readable streaming text.
 import type { AgentEvent, RetrievalEvent } from '../core/agent/events';
-import { addUsage, EMPTY_TALLY } from '../core/context/promptCacheReport';
+import { addUsage, EMPTY_TALLY } from '../core/window/promptCacheReport';
 import { rereadText } from '../shared/promptCacheText';
 
 export interface Output {

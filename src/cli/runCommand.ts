@@ -2,7 +2,7 @@
 import { cliImages } from './cliImages';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { buildSession } from '../session/buildSession';
+import { buildSession } from '../builder/buildSession';
 import { EventBus, type AgentEvent } from '../core/agent/events';
 import { ApprovalGate } from '../core/approval/gate';
 import { NodeFileSystem } from '../node/nodeFileSystem';

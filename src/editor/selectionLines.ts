@@ -1,5 +1,5 @@
 // An editor selection as the 1-based inclusive line range the hot context names. Pure (unit-tested).
-import type { LineRange } from '../core/context/tracker';
+import type { LineRange } from '../core/workingContext/tracker';
 
 export interface Pos {
   /** 0-based, as vscode.Position. */

@@ -6,7 +6,7 @@ import type { AgentEvent } from '../core/agent/events';
 import type { CheckpointSink } from '../core/checkpoints/checkpointingFileSystem';
 import type { CompressionReport } from '../core/compression/compressor';
 import type { ContextState } from '../core/compression/view';
-import type { KeyValuePort } from '../core/context/calibration';
+import type { KeyValuePort } from '../core/window/calibration';
 import type { VectorCachePort } from '../core/embeddings';
 import { PersistenceError } from './errors';
 import { isGitInternal, stateHash } from '../core/checkpoints/history';

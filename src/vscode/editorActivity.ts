@@ -1,6 +1,6 @@
 // Reports what the user is looking at (active file and selection) to the context tracker, debounced.
 import * as vscode from 'vscode';
-import type { EditorActivity } from '../core/context/tracker';
+import type { EditorActivity } from '../core/workingContext/tracker';
 import { folderPath } from './ports/vsCodeFileSystem';
 import { selectionLines } from '../editor/selectionLines';
 

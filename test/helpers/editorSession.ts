@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AgentSession } from '../../src/core/session/agentSession';
 import type { ChatMessage } from '../../src/core/messages';
 import { editorSessionBuild, type ChatServices, type EditorTurn } from '../../src/editor/agent/editorPorts';
-import { buildSession } from '../../src/session/buildSession';
+import { buildSession } from '../../src/builder/buildSession';
 
 /** The root of a window without folders: it does not exist, so nothing is read from it. */
 const NO_FOLDER = { name: 'no-folder', path: path.join(tmpdir(), `lh-test-no-folder-${process.pid}`) };

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../../core/agent/events';
-import type { Todo } from '../../core/context/tracker';
+import type { Todo } from '../../core/workingContext/tracker';
 
 const KINDS: Record<string, acp.ToolKind> = {
   read_file: 'read',

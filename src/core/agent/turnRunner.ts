@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage, MessageAttachment, ToolCall, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
 import { ProviderError } from '../provider';
-import { ContextBudgetError } from '../context/budgetError';
+import { ContextBudgetError } from '../window/budgetError';
 import type { ApprovalGate } from '../approval/gate';
 import { TurnDenials } from '../approval/turnDenials';
 import type { ToolRegistry } from '../tools/registry';

@@ -5,7 +5,7 @@
 // next rounds (headroom.ts). Then the tail's older rounds leave too, down to the latest round (but never past a
 // user message of the tail), in the same step: a compression that misses its target breaks the cached prefix
 // again a round or two later, while one that reaches it lets the next rounds append.
-import type { Unit } from './layout';
+import type { Unit } from './compressionUnits';
 import type { CompressionScope } from './scope';
 
 export function evictOldest(scope: CompressionScope): number {

@@ -1,9 +1,9 @@
 // One compression run's working set: the history, its view, its layout and the budget numbers, with the
 // rules for what may be compressed. The LLM pass, the fallback and eviction all work through this.
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { TokenMeter } from '../context/meter';
-import type { ContextSettings } from '../context/contextSettings';
-import { computeLayout, type Layout } from './layout';
+import type { TokenMeter } from '../window/meter';
+import type { ContextSettings } from '../window/contextSettings';
+import { computeLayout, type Layout } from './compressionUnits';
 import type { Replacement, HistoryView, ReplacementMethod } from './view';
 
 export interface ScopeInput {

@@ -6,9 +6,9 @@
 import { DEFAULT_POLICY_MESSAGES } from '../analysis/policyConfig';
 import type { ChatMessage } from '../messages';
 import { estimateTokens } from '../tokens';
-import { todoMark } from '../context/hotContext';
+import { todoMark } from '../workingContext/hotContext';
 import { digestLine, parseTodoList, resultSucceeded } from './toolResultDigest';
-import type { Unit } from './layout';
+import type { Unit } from './compressionUnits';
 import { INDEX_SUMMARY_LABEL, isCompressed, oneLine, parseArguments, unmarked } from './marker';
 import { baseToolName, findCall, toolResultMeta } from './metadata';
 

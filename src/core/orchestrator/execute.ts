@@ -8,7 +8,7 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from '../messages';
 import type { RoundReply } from '../agent/round';
 import type { CallModelOptions } from '../agent/turnRunner';
-import type { TokenMeter } from '../context/meter';
+import type { TokenMeter } from '../window/meter';
 import { executeToolCall, type ToolExecutionEnv } from '../agent/toolExecutor';
 import type { Plan, PlanStep, StepRecord } from './planRequest';
 import { needsTool } from './planRequest';

@@ -4,7 +4,7 @@
 import type { TurnOutcome } from '../agent/turnRunner';
 import { errorMessage } from '../../shared/format';
 import type { EventBus } from '../agent/events';
-import type { ContextTracker, Todo } from '../context/tracker';
+import type { ContextTracker, Todo } from '../workingContext/tracker';
 import type { ChatMessage } from '../messages';
 import { ProviderError } from '../provider';
 import { executeStep, stepPrompt, type StepAttempt, type StepEnv } from './execute';

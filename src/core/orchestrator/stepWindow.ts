@@ -5,7 +5,7 @@
 // repeats what it did.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import { argumentsToText } from '../messages';
-import type { TokenMeter } from '../context/meter';
+import type { TokenMeter } from '../window/meter';
 import { clip } from './stepShortening';
 import type { StepThread } from './stepThread';
 

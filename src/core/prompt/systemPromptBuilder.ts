@@ -1,8 +1,8 @@
 // Assembles the system prompt from named, prioritised parts (seed 004). When the budget is tight the
 // lowest-priority parts are left out first, and the result says which ones.
 import type { ToolDefinition } from '../messages';
-import type { Todo } from '../context/tracker';
-import { todoMark } from '../context/hotContext';
+import type { Todo } from '../workingContext/tracker';
+import { todoMark } from '../workingContext/hotContext';
 import type { ToolProtocol } from '../toolProtocol/protocolSetting';
 import { renderTextProtocolPart } from '../toolProtocol/textPrompt';
 import { ToolIndex, type ToolNaming } from '../toolProtocol/toolIndex';

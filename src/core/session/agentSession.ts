@@ -1,14 +1,14 @@
 // One conversation: its history, tools, approval gate, context tracker and weak-model helpers, and a way to run
 // turns on it. It composes the loop (src/core/agent) with what shapes each request: the fixed system prompt, the
 // tools that hold still, the working context at the tail, retrieval, the context-window manager, the weak-model
-// hooks and, when configured, the planner and executor. Built by src/session/buildSession.ts for the CLI and the editor.
+// hooks and, when configured, the planner and executor. Built by src/builder/buildSession.ts for the CLI and the editor.
 import type { ImagePart } from '../images/imagePart';
 import type { ChatMessage, MessageAttachment, ToolDefinition } from '../messages';
 import { modeNote, modeRefusal, modeRisks, onlyRefusal, type ChatMode } from '../modes/chatMode';
 import { SessionSkills } from '../skills/sessionSkills';
 import { LOAD_SKILL } from '../skills/loadSkillTool';
-import { WorkingContextTail } from '../context/workingContext';
-import type { ContextManager } from '../contextWindow/contextManager';
+import { WorkingContextTail } from '../workingContext/workingContext';
+import type { ContextManager } from '../compression/contextManager';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
 import { attachToTail, requestTools, tailBlock } from '../prompt/requestLayout';

@@ -1,5 +1,5 @@
 // What a session is built from: the ports it works through, the model it talks to, and the parts that shape its
-// requests. The CLI and the editor fill this through the one session builder (src/session/buildSession.ts).
+// requests. The CLI and the editor fill this through the one session builder (src/builder/buildSession.ts).
 import type { ChatMessage } from '../messages';
 import type { ChatProvider } from '../provider';
 import type { ApprovalGate } from '../approval/gate';
@@ -9,8 +9,8 @@ import type { RiskLevel } from '../tools/tool';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { CommandSandboxPort } from '../sandbox/types';
-import type { ContextTracker } from '../context/tracker';
-import type { ContextManagerOptions } from '../contextWindow/contextManager';
+import type { ContextTracker } from '../workingContext/tracker';
+import type { ContextManagerOptions } from '../compression/contextManager';
 import type { PromptPart } from '../prompt/parts';
 import type { SystemInfo } from '../prompt/systemPrompt';
 import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';

@@ -2,8 +2,8 @@
 // global state, the CLI's --db file), the working window's memory (a smaller window is budgeted from the first
 // request), and the tool protocol a session starts in (text-based calls for a model that failed the probe).
 import { z } from 'zod';
-import type { KeyValuePort } from '../context/calibration';
-import { writeRememberedWindow } from '../context/workingWindow';
+import type { KeyValuePort } from '../window/calibration';
+import { writeRememberedWindow } from '../window/workingWindow';
 import type { ChatProvider } from '../provider';
 import type { CheckedToolProtocol } from '../toolProtocol/protocolSetting';
 import { CALL_SYNTAX_IDS, isFamilySyntax, SYNTAX_NAMES } from '../toolProtocol/callSyntaxes';
@@ -50,7 +50,7 @@ export async function loadSetupReport(store: KeyValuePort, providerId: string, b
 
 /**
  * Keeps the report in every store, and the window it found where the working window looks for it
- * (src/core/context/workingWindow.ts), so the next session budgets it from its first request.
+ * (src/core/window/workingWindow.ts), so the next session budgets it from its first request.
  */
 export async function keepSetupCheck(stores: readonly KeyValuePort[], provider: ChatProvider, result: SetupCheckResult): Promise<void> {
   const { report, remember } = result;

@@ -3,7 +3,7 @@
 import { llamaCppAdvice } from './llamaCppAdvice';
 import type { ChatProvider, ServerStatus } from '../provider';
 import type { Clock } from '../ports';
-import { chooseContextWindow, resolveContextWindow } from '../context/window';
+import { chooseContextWindow, resolveContextWindow } from '../window/window';
 import type { ToolProtocolSetting } from '../toolProtocol/protocolSetting';
 import { formatCount } from '../../shared/format';
 import { checkEmbedding, type EmbeddingModels } from './embeddingCheck';
@@ -69,7 +69,7 @@ export async function runSetupCheck(input: SetupCheckInput): Promise<SetupCheckR
     return undefined;
   });
   const contextSize = input.contextSize && input.contextSize > 0 ? input.contextSize : undefined;
-  // The window a session starts from, as src/core/context/window.ts decides it (from the answer just read).
+  // The window a session starts from, as src/core/window/window.ts decides it (from the answer just read).
   const windowOptions = { ...(contextSize && { contextSize, configured: contextSize }) };
   const base = info
     ? chooseContextWindow({ contextSizeApi: provider.capabilities.contextSizeApi, ...(contextSize && { requestedContextSize: contextSize, configured: contextSize }), info })

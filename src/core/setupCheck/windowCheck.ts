@@ -2,8 +2,8 @@
 // less than it was asked for (Ollama's num_ctx, the context size setting) or than the model supports is named with
 // the fix; a smaller window found is what the next session budgets from its first request.
 import type { ChatProvider } from '../provider';
-import type { ContextWindow } from '../context/window';
-import { fixFor } from '../context/workingWindow';
+import type { ContextWindow } from '../window/window';
+import { fixFor } from '../window/workingWindow';
 import { formatCount } from '../../shared/format';
 import type { WindowFinding } from './report';
 
@@ -20,7 +20,7 @@ export interface WindowInputs {
   modelMax?: number;
   /** The context size setting (localharness.contextSize, --num-ctx), when set. */
   configured?: number;
-  /** The window a session starts from (before any correction): src/core/context/window.ts. */
+  /** The window a session starts from (before any correction): src/core/window/window.ts. */
   base: ContextWindow;
   /** What the server says it runs now. */
   running?: number;

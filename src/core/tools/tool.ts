@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { WorkspaceRoots } from '../workspace/workspaceRoots';
-import type { ContextTracker } from '../context/tracker';
+import type { ContextTracker } from '../workingContext/tracker';
 import type { CommandSandboxPort, SandboxGrant } from '../sandbox/types';
 import type { ImagePart } from '../images/imagePart';
 

@@ -1,7 +1,7 @@
 // The chat's hot context: the tracker of files read and modified and todos (one per conversation), the editor's
 // active file and selection, and what the workspace index gave the latest request. "What the model knows" shows it.
 import type { AgentEvent, RetrievalEvent } from '../../core/agent/events';
-import { ContextTracker, type EditorActivity } from '../../core/context/tracker';
+import { ContextTracker, type EditorActivity } from '../../core/workingContext/tracker';
 import type { HotContextView } from '../../shared/protocol';
 import { hotContextView } from '../chat/hotContextView';
 

@@ -1,15 +1,15 @@
 // The editor's composition root: the complete SessionBuild a chat session is built from by the one builder
-// (src/session/buildSession.ts; the CLI's root is src/cli/cliPorts.ts). It maps the editor's settings and the
+// (src/builder/buildSession.ts; the CLI's root is src/cli/cliPorts.ts). It maps the editor's settings and the
 // workspace's trust to builder settings and lends the session the chat's services and this turn's workspace and
 // recording. No 'vscode' import and no heavy import: the integration tests build exactly what a chat turn builds.
 import type { TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
 import { WorkspaceRoots, type WorkspaceFolder } from '../../core/workspace/workspaceRoots';
-import type { SessionBuild, SessionPorts, SessionRecording, SessionSettings } from '../../session/buildSession';
+import type { SessionBuild, SessionPorts, SessionRecording, SessionSettings } from '../../builder/buildSession';
 import { allowedRisksFor, restrictionParts, type ToolAccess } from '../engine/toolAccess';
 import type { HarnessSettings } from '../settings/harnessSettings';
 import { userSkillsFolder } from '../settings/skillsFolder';
-import { showCompression, type MarkSink } from '../sessions/liveCompression';
-import type { TurnRecording } from '../sessions/sessionService';
+import { showCompression, type MarkSink } from '../history/liveCompression';
+import type { TurnRecording } from '../history/sessionService';
 
 /** What the chat lends every session it builds (they live as long as the chat, or the window). */
 export interface ChatServices extends Omit<SessionPorts, 'provider' | 'model' | 'roots' | 'systemInfo'>, Pick<SessionBuild, 'knowledge'> {

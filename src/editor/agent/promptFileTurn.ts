@@ -3,7 +3,7 @@
 import type { FileSystemPort } from '../../core/ports';
 import type { ChatMode } from '../../core/modes/chatMode';
 import type { WorkspaceFolder } from '../../core/workspace/workspaceRoots';
-import { discoverPromptFiles, promptFileText, type PromptFile } from '../../core/prompts/promptFiles';
+import { discoverPromptFiles, promptFileText, type PromptFile } from '../../core/promptFiles/promptFiles';
 import { parseSlashCommand, type SlashCommandInfo } from '../../shared/slashCommand';
 
 export interface ResolvedPromptFile {

@@ -3,7 +3,7 @@
 // is in it, so a setting that reaches the session changes the key without being listed anywhere. Left out: the
 // conversation (it carries over to the rebuilt session) and the live objects (gate, runner, providers...), which
 // are new objects each turn or the same for the whole chat; `live` names what identifies those that matter.
-import type { SessionBuild } from '../../session/buildSession';
+import type { SessionBuild } from '../../builder/buildSession';
 
 /** Carried over to the new session, so no reason to build one. */
 const CONVERSATION: ReadonlySet<string> = new Set<keyof SessionBuild>(['history', 'contextState']);

@@ -3,8 +3,8 @@
 // rebuilt session). Owns what lives as long as the chat: the approval gate with its rules, the command runner and
 // sandbox, the history between sessions.
 import type { ApprovalAsker, ApprovalGate, ApprovalRule } from '../../core/approval/gate';
-import type { KeyValuePort } from '../../core/context/calibration';
-import type { ContextTracker } from '../../core/context/tracker';
+import type { KeyValuePort } from '../../core/window/calibration';
+import type { ContextTracker } from '../../core/workingContext/tracker';
 import type { ContextState } from '../../core/compression/view';
 import type { EventBus } from '../../core/agent/events';
 import type { ChatMessage } from '../../core/messages';

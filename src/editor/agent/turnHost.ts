@@ -24,7 +24,7 @@ import { errorMessage, type Logger } from '../log/logger';
 import type { ModelService } from '../models/modelService';
 import { chooseOrchestrator, orchestratorKey, orchestratorOptions } from '../orchestrator/orchestratorEndpoints';
 import type { HarnessSettings, ParsedSettings } from '../settings/harnessSettings';
-import type { EditorSessionService } from '../sessions/sessionService';
+import type { EditorSessionService } from '../history/sessionService';
 import type { ChatHotContext } from './chatHotContext';
 import type { SessionFactory } from './sessionFactory';
 

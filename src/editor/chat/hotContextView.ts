@@ -1,8 +1,8 @@
 // Builds the "what the model knows" panel data from the context tracker, using the same renderer the prompt uses,
 // and from the latest retrieval (what the workspace index gave the request, and why).
 import type { RetrievalEvent } from '../../core/agent/events';
-import type { LineRange, TrackerSnapshot } from '../../core/context/tracker';
-import { renderHotContext } from '../../core/context/hotContext';
+import type { LineRange, TrackerSnapshot } from '../../core/workingContext/tracker';
+import { renderHotContext } from '../../core/workingContext/hotContext';
 import type { HotContextView } from '../../shared/protocol';
 
 /** The schema's limit for a reason. */

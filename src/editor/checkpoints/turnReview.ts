@@ -7,7 +7,7 @@ import { stateHash, type FileState, type TurnChange } from '../../core/checkpoin
 import { confineToWorkspace, type RefusedFile } from '../../core/checkpoints/restoreConfinement';
 import { applyRestore, applyUndoRewind, planRestore, planUndoRewind, readState, writeState, type RestoreOutcome, type RestorePlan, type UndoRewindPlan } from '../../core/checkpoints/rewind';
 import type { ChatStateStore } from '../chat/chatStateStore';
-import type { EditorSessionService } from '../sessions/sessionService';
+import type { EditorSessionService } from '../history/sessionService';
 import type { ReviewFile, TurnReview } from '../../shared/protocol';
 
 export interface TurnReviewDeps {

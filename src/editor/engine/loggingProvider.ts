@@ -1,6 +1,6 @@
 // Wraps a provider so every model request is summarised in the log: what went out, what came back, failures.
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../../core/provider';
-import { TokenMeter } from '../../core/context/meter';
+import { TokenMeter } from '../../core/window/meter';
 import type { Logger } from '../log/logger';
 
 export class LoggingProvider implements ChatProvider {

@@ -18,7 +18,7 @@ import { LoggingProvider } from './loggingProvider';
 
 export { ApprovalGate } from '../../core/approval/gate';
 export { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
-export { buildSession } from '../../session/buildSession';
+export { buildSession } from '../../builder/buildSession';
 export { createEditorSandbox } from './editorSandbox';
 
 /** An API key and the server origin it was entered for. */

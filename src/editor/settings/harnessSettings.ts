@@ -9,7 +9,7 @@ import { parseRules } from '../approval/rules';
 import { passthroughProblem } from '../../core/shell/commandEnv';
 import { parseSimpleCommand } from '../../core/shell/simpleCommand';
 import { parseTurnHooksSettings, type TurnHooksSettingsInput } from '../../core/resilience/turnHooksSettings';
-import { parseContextSettings, type ContextSettingsInput } from '../../core/context/contextSettings';
+import { parseContextSettings, type ContextSettingsInput } from '../../core/window/contextSettings';
 import { homedir } from 'node:os';
 import { DEFAULT_SANDBOX_SETTINGS, parseSandboxSettings, type SandboxSettings } from '../../core/sandbox/sandboxSettings';
 import { parseSandboxLimits, type SandboxLimits } from '../../core/sandbox/sandboxLimits';
@@ -43,7 +43,7 @@ export interface HarnessSettings {
   commandEnv: string[];
   /** Weak-model behaviour (tool protocol, nudges, retries): src/core/resilience/settings.ts. Validated. */
   agent: TurnHooksSettingsInput;
-  /** Compression and budget knobs: src/core/context/settings.ts. Validated. */
+  /** Compression and budget knobs: src/core/window/settings.ts. Validated. */
   context: ContextSettingsInput;
   /** Models on the same server to continue with when the chosen one keeps failing. */
   fallbackModels: string[];

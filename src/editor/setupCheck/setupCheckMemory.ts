@@ -1,13 +1,13 @@
 // Where the editor keeps setup check results: the report per server and model in global state (the model picker
 // reads it), the window it found also in the sessions database (recorded sessions read their window memory
 // there). No 'vscode' import: the integration tests use exactly this.
-import type { KeyValuePort } from '../../core/context/calibration';
+import type { KeyValuePort } from '../../core/window/calibration';
 import type { ChatProvider } from '../../core/provider';
 import { keepSetupCheck, loadSetupReport } from '../../core/setupCheck/memory';
 import type { SetupReport } from '../../core/setupCheck/report';
 import type { SetupCheckResult } from '../../core/setupCheck/runSetupCheck';
 import type { ModelCheck } from '../../shared/protocol';
-import { readRememberedWindow } from '../../core/context/workingWindow';
+import { readRememberedWindow } from '../../core/window/workingWindow';
 
 export interface SetupCheckMemoryDeps {
   /** The editor's global state (the same port token calibration uses). */

@@ -9,7 +9,7 @@ import type { ChatController, ModelList, Unsubscribe } from '../../editor/chat/c
 import type { ChatStateStore } from '../../editor/chat/chatStateStore';
 import type { HotContextView } from '../../shared/protocol';
 import { EventBus } from '../../core/agent/events';
-import type { EditorActivity } from '../../core/context/tracker';
+import type { EditorActivity } from '../../core/workingContext/tracker';
 import type { ChatMessage } from '../../core/messages';
 import type { AgentSession } from '../../core/session/agentSession';
 import type { ContextState } from '../../core/compression/view';

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { FileSystemPort } from '../../core/ports';
 import { discoverSkills } from '../../core/skills/skillFiles';
-import { discoverPromptFiles } from '../../core/prompts/promptFiles';
+import { discoverPromptFiles } from '../../core/promptFiles/promptFiles';
 import { promptFileCommands } from '../../editor/agent/promptFileTurn';
 import { userSkillsFolder } from '../../editor/settings/skillsFolder';
 import type { Logger } from '../../editor/log/logger';

@@ -9,7 +9,7 @@ import type { FileSystemPort } from '../../core/ports';
 import type { FileState } from '../../core/checkpoints/history';
 import type { RestorePlan } from '../../core/checkpoints/rewind';
 import { TurnReviewService } from '../../editor/checkpoints/turnReview';
-import type { EditorSessionService } from '../../editor/sessions/sessionService';
+import type { EditorSessionService } from '../../editor/history/sessionService';
 import type { WebviewToHost } from '../../shared/protocol';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import { registerLoggedCommands } from '../common/loggedCommands';

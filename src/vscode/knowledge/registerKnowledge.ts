@@ -12,7 +12,7 @@ import type { KnowledgeStorePort } from '../../core/knowledge/types';
 import { IndexQueue } from '../../indexing/indexQueue';
 import type { IndexResult } from '../../indexing/indexer';
 import type { Logger } from '../../editor/log/logger';
-import type { EditorSessionService } from '../../editor/sessions/sessionService';
+import type { EditorSessionService } from '../../editor/history/sessionService';
 import { serverUrl } from '../../editor/settings/harnessSettings';
 import { waitUntilIdle } from '../../editor/knowledge/idle';
 import { registerIndexCodeActions } from './indexCodeActions';

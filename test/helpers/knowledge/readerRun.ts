@@ -9,7 +9,7 @@ import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { executeToolCall, type ToolExecution } from '../../../src/core/agent/toolExecutor';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/tool';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { ApprovalGate } from '../../../src/core/approval/gate';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { executeToolCall } from '../../../src/core/agent/toolExecutor';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ProcessRunner } from '../../../src/core/ports';
 import { registerBuiltinTools, type BuiltinToolOptions } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';

@@ -3,7 +3,7 @@
 // server that refuses a response format next to tools (some llama.cpp builds) gets the request again without it.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { OllamaProvider } from '../../../src/providers/ollama';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';

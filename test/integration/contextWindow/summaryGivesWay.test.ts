@@ -3,8 +3,8 @@
 // for the answer. Without this the 4k file task stopped near its end on some runs, a few tokens short.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
-import { ContextBudgetError } from '../../../src/core/context/budgetError';
+import { createContextManager } from '../../../src/core/compression/contextManager';
+import { ContextBudgetError } from '../../../src/core/window/budgetError';
 import type { ChatMessage } from '../../../src/core/messages';
 import { estimateMessageTokens } from '../../../src/core/tokens';
 import { GarbageModel } from '../../helpers/compression/compressionModels';

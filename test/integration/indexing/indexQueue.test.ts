@@ -10,7 +10,7 @@ import path from 'node:path';
 import { builtSession } from '../../helpers/builtSession';
 import { EventBus } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';

@@ -6,7 +6,7 @@ import { builtSession, NO_BACKOFF } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import type { TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate, type ApprovalAsker } from '../../../src/core/approval/gate';
-import { ContextTracker, type Todo } from '../../../src/core/context/tracker';
+import { ContextTracker, type Todo } from '../../../src/core/workingContext/tracker';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider } from '../../../src/core/provider';
 import type { RiskLevel } from '../../../src/core/tools/tool';

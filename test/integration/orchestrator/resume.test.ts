@@ -9,7 +9,7 @@ import path from 'node:path';
 import { builtSession, NO_BACKOFF } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ChatProvider } from '../../../src/core/provider';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';

@@ -16,7 +16,7 @@ import type { AgentSession } from '../../../src/core/session/agentSession';
 import { builtSession } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { defineTool, ok } from '../../../src/core/tools/tool';

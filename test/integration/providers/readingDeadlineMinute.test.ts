@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildSession } from '../../../src/session/buildSession';
+import { buildSession } from '../../../src/builder/buildSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
@@ -31,7 +31,7 @@ import { setupProbeModel } from '../../helpers/weakModels/probeModels';
 import { timeLapseClock } from '../../helpers/timeLapse';
 import { MemoryKv } from '../../helpers/memoryKv';
 import { keepSetupCheck } from '../../../src/core/setupCheck/memory';
-import type { KeyValuePort } from '../../../src/core/context/calibration';
+import type { KeyValuePort } from '../../../src/core/window/calibration';
 
 const servers: FakeServerHandle[] = [];
 after(async () => {

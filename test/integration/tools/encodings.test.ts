@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { TempWorkspace, ToolHarness } from '../../helpers/tools/toolHarness';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { createEditFileTool } from '../../../src/core/tools/builtin/editFile';
 
 let ws: TempWorkspace;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeOllamaServer } from '../../helpers/fakeLlm';
 import { EventBus } from '../../../src/core/agent/events';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ApprovalAsker } from '../../../src/core/approval/gate';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';

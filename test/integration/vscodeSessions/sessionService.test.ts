@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import { SessionStore } from '../../../src/persistence/sessionStore';
-import { EditorSessionService, READ_ONLY_NOTE, type SessionServiceOptions } from '../../../src/editor/sessions/sessionService';
+import { EditorSessionService, READ_ONLY_NOTE, type SessionServiceOptions } from '../../../src/editor/history/sessionService';
 
 const open = new WeakMap<TestContext, EditorSessionService[]>();
 

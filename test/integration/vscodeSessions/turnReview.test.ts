@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CheckpointingFileSystem } from '../../../src/core/checkpoints/checkpointingFileSystem';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { ChatStateStore } from '../../../src/editor/chat/chatStateStore';
-import { EditorSessionService } from '../../../src/editor/sessions/sessionService';
+import { EditorSessionService } from '../../../src/editor/history/sessionService';
 import { TurnReviewService } from '../../../src/editor/checkpoints/turnReview';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 

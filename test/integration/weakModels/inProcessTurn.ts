@@ -6,7 +6,7 @@ import path from 'node:path';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { runTurn, type TurnOutcome } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider } from '../../../src/core/provider';
 import { composeSystemPrompt } from '../../../src/core/prompt/systemPromptBuilder';

@@ -57,11 +57,11 @@ test('layers import only downward', () => {
     indexing: ['core', 'shared', 'providers', 'persistence'],
     node: ['core', 'shared'],
     // The one session builder both hosts call: it composes core parts with the indexing layer's tool pre-filter.
-    session: ['core', 'shared', 'indexing'],
-    cli: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
+    builder: ['core', 'shared', 'indexing'],
+    cli: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'builder'],
     // The editor's side without the VS Code API (state, settings parsing, the turn host, text): testable in Node.
-    editor: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
-    vscode: ['editor', 'core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'session'],
+    editor: ['core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'builder'],
+    vscode: ['editor', 'core', 'shared', 'providers', 'mcp', 'persistence', 'indexing', 'node', 'builder'],
     'extension.ts': ['vscode', 'editor', 'core', 'shared'],
   };
   const violations: string[] = [];

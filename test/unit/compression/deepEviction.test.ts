@@ -4,7 +4,7 @@
 // older rounds too reaches its target in one step, and the following rounds append.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import type { ChatMessage } from '../../../src/core/messages';
 import { GarbageModel } from '../../helpers/compression/compressionModels';

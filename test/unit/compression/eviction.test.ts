@@ -1,12 +1,12 @@
 // Eviction into the running session summary, and restoring it after a restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
-import { protectedStartOf } from '../../../src/core/compression/layout';
+import { protectedStartOf } from '../../../src/core/compression/compressionUnits';
 import type { ChatMessage } from '../../../src/core/messages';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
-import { groupUnits } from '../../../src/core/compression/layout';
+import { groupUnits } from '../../../src/core/compression/compressionUnits';
 import { REQUEST_CHARS, RunningSummary, isNudge } from '../../../src/core/compression/summary';
 import { DEFAULT_POLICY_MESSAGES } from '../../../src/core/analysis/policyConfig';
 import { decodeContextState, encodeContextState } from '../../../src/persistence/storedContextState';

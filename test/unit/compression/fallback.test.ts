@@ -1,9 +1,9 @@
 // The deterministic fallback: a model that fails the pass (garbage, HTTP errors) or no model at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
-import { computeLayout } from '../../../src/core/compression/layout';
+import { computeLayout } from '../../../src/core/compression/compressionUnits';
 import { COMPRESSED_MARKER, markCompressed } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
 import { digestToolResult } from '../../../src/core/compression/toolResultDigest';

@@ -2,7 +2,7 @@
 // wire formats. Uses the real context manager (fallback and eviction) on a recorded-shape session.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { HistoryView } from '../../../src/core/compression/view';
 import type { ChatMessage } from '../../../src/core/messages';

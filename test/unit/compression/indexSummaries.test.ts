@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { COMPRESSED_MARKER, INDEX_SUMMARY_LABEL, markCompressed } from '../../../src/core/compression/marker';
 import { RunningSummary } from '../../../src/core/compression/summary';

@@ -1,7 +1,7 @@
 // The pieces under compression: units that move together, the protected tail, tool-result metadata.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeLayout, groupUnits, protectedStartOf } from '../../../src/core/compression/layout';
+import { computeLayout, groupUnits, protectedStartOf } from '../../../src/core/compression/compressionUnits';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';
 import { clip, shortenToolCalls } from '../../../src/core/compression/marker';
 import type { ChatMessage } from '../../../src/core/messages';

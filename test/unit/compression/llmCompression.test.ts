@@ -1,9 +1,9 @@
 // The LLM compression pass through createContextManager: a scripted model answers its requests with JSON summaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
-import { protectedStartOf } from '../../../src/core/compression/layout';
+import { protectedStartOf } from '../../../src/core/compression/compressionUnits';
 import { COMPRESSED_MARKER } from '../../../src/core/compression/marker';
 import { estimateMessagesTokens, estimateToolDefinitionTokens } from '../../../src/core/tokens';
 import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';

@@ -1,7 +1,7 @@
 // No compaction loops: never two compressions in a row without new content; and "Compress Context Now".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import type { ChatMessage } from '../../../src/core/messages';
 import { CompressingModel, HangingModel } from '../../helpers/compression/compressionModels';

@@ -3,7 +3,7 @@
 // model would, by regex: all twelve notes must still be there, whichever step did the compressing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { clip, COMPRESSED_MARKER } from '../../../src/core/compression/marker';
 import { describeMeta, toolResultMeta } from '../../../src/core/compression/metadata';

@@ -2,13 +2,13 @@
 // message when even that is not enough — and the turn runner turns that into an error event.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
-import { ContextBudgetError } from '../../../src/core/context/budgetError';
+import { createContextManager } from '../../../src/core/compression/contextManager';
+import { ContextBudgetError } from '../../../src/core/window/budgetError';
 import type { CompressionReport } from '../../../src/core/compression/compressor';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
 import { runTurn } from '../../../src/core/agent/turnRunner';
 import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { ChatMessage } from '../../../src/core/messages';

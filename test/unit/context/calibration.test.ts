@@ -2,9 +2,9 @@
 // and the factor survives a restart through the key/value port.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TokenCalibration, calibrationKey, type KeyValuePort } from '../../../src/core/context/calibration';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
-import { TokenMeter } from '../../../src/core/context/meter';
+import { TokenCalibration, calibrationKey, type KeyValuePort } from '../../../src/core/window/calibration';
+import { createContextManager } from '../../../src/core/compression/contextManager';
+import { TokenMeter } from '../../../src/core/window/meter';
 import { mixedRequests } from '../../helpers/tokens/mixedCorpus';
 import { referencePromptTokens, type Vocabulary } from '../../helpers/tokens/referenceTokenizer';
 import { CompressingModel } from '../../helpers/compression/compressionModels';

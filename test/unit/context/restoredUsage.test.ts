@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatMessage } from '../../../src/core/messages';
-import { restoredContextTokens } from '../../../src/core/contextWindow/restoredUsage';
+import { restoredContextTokens } from '../../../src/core/compression/restoredUsage';
 import { estimateMessageTokens } from '../../../src/core/tokens';
 
 const history: ChatMessage[] = [

@@ -2,9 +2,9 @@
 // session, with the fix, and its counts do not skew the calibration.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
-import { WindowDetector } from '../../../src/core/context/windowDetector';
-import { ContextBudgetError } from '../../../src/core/context/budgetError';
+import { createContextManager } from '../../../src/core/compression/contextManager';
+import { WindowDetector } from '../../../src/core/window/windowDetector';
+import { ContextBudgetError } from '../../../src/core/window/budgetError';
 import { CompressingModel } from '../../helpers/compression/compressionModels';
 import { scriptedSession, systemMessage } from '../../helpers/compression/sessionFixture';
 import { referencePromptTokens } from '../../helpers/tokens/referenceTokenizer';

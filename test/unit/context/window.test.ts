@@ -1,8 +1,8 @@
 // The window we budget against is the one the server runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseContextWindow, resolveContextWindow, DEFAULT_WINDOW } from '../../../src/core/context/window';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { chooseContextWindow, resolveContextWindow, DEFAULT_WINDOW } from '../../../src/core/window/window';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { ChatProvider, ChatRequest, ModelInfo, ProviderCapabilities, StreamDelta } from '../../../src/core/provider';
 
 /** A server that only answers model lookups (chat is never reached in these tests). */

@@ -2,10 +2,10 @@
 // a correction is said once and remembered per server and model, and a fixed server gets its full window back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { ChatMessage } from '../../../src/core/messages';
 import type { ChatProvider, ChatRequest, ModelInfo, ProviderCapabilities, StreamDelta } from '../../../src/core/provider';
-import { CompressionBudget } from '../../../src/core/contextWindow/compressionBudget';
+import { CompressionBudget } from '../../../src/core/compression/compressionBudget';
 import { MemoryKv } from '../../helpers/memoryKv';
 
 const signal = new AbortController().signal;

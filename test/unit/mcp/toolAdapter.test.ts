@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/tool';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
 import type { ToolCallOutput } from '../../../src/mcp/content';
 import { createMcpTool, type McpToolCaller } from '../../../src/mcp/toolAdapter';

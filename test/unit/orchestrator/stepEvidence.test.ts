@@ -6,7 +6,7 @@ import type { ChatMessage, ToolCall } from '../../../src/core/messages';
 import type { PlanStep } from '../../../src/core/orchestrator/planRequest';
 import { clipMiddle, digestResults, namedFiles, saysWorkLeft, workLeft } from '../../../src/core/orchestrator/stepEvidence';
 import { callKey, newThread, observeSuccess, promptOf, threadFrom, threadMessages, touch } from '../../../src/core/orchestrator/stepThread';
-import { TokenMeter } from '../../../src/core/context/meter';
+import { TokenMeter } from '../../../src/core/window/meter';
 import { fitsWindow, startNewSegment } from '../../../src/core/orchestrator/stepWindow';
 
 const step = (goal: string): PlanStep => ({ id: '1', goal, dependsOn: [] });

@@ -17,9 +17,9 @@ import {
 import { composeSystemPrompt } from '../../../src/core/prompt/systemPromptBuilder';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { ContextTracker } from '../../../src/core/context/tracker';
-import { WorkingContextTail } from '../../../src/core/context/workingContext';
-import { createContextManager } from '../../../src/core/contextWindow/contextManager';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
+import { WorkingContextTail } from '../../../src/core/workingContext/workingContext';
+import { createContextManager } from '../../../src/core/compression/contextManager';
 import type { ImagePart } from '../../../src/core/images/imagePart';
 import { toOpenAIMessages, toOpenAITools } from '../../../src/providers/openaiMessages';
 import { toOllamaMessages, toOllamaTools } from '../../../src/providers/ollamaMessages';

@@ -2,7 +2,7 @@
 // no report), the window memory the working window reads, and the protocol a session starts in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readRememberedWindow, rememberedWindowKey } from '../../../src/core/context/workingWindow';
+import { readRememberedWindow, rememberedWindowKey } from '../../../src/core/window/workingWindow';
 import { checkedToolProtocol, keepSetupCheck, loadSetupReport, setupReportKey } from '../../../src/core/setupCheck/memory';
 import { sampleReport } from './sampleReport';
 import { MemoryKv } from '../../helpers/memoryKv';

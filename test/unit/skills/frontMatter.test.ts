@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listField, parseFrontMatter, textField } from '../../../src/core/skills/frontMatter';
-import { promptFileOf, promptFileText } from '../../../src/core/prompts/promptFiles';
+import { promptFileOf, promptFileText } from '../../../src/core/promptFiles/promptFiles';
 
 test('front matter: key: value lines, quotes, [lists], CRLF and a BOM; the body follows', () => {
   const fm = parseFrontMatter('\uFEFF---\r\nname: deploy\r\nDescription: "Ship it: safely"\r\ntools: [read_file, \'search_files\']\r\n# a comment\r\n---\r\n# Body\r\ntext\r\n');

@@ -10,7 +10,7 @@ import { plannerModel } from '../../helpers/weakModels/plannerModel';
 import { executorModel } from '../../helpers/weakModels/executorModel';
 import { headerCounts, headerTaskText, headerWorkspace } from '../../helpers/weakModels/headerTask';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import type { ApprovalRequest } from '../../../src/core/approval/gate';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { EventBus } from '../../../src/core/agent/events';
-import { ContextTracker } from '../../../src/core/context/tracker';
+import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import * as engine from '../../../src/editor/engine/turnEngine';
 import { ChatTools } from '../../../src/editor/agent/chatTools';

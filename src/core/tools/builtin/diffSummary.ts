@@ -1,6 +1,6 @@
 // Summaries of a proposed file change for approval dialogs and tracking: +/- counts, a short unified diff, changed lines.
 import { structuredPatch, type StructuredPatch } from 'diff';
-import type { LineRange } from '../../context/tracker';
+import type { LineRange } from '../../workingContext/tracker';
 import { countLines } from './common';
 
 export interface ChangeSummary {

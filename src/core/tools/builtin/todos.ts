@@ -1,6 +1,6 @@
 // todo_write / todo_read: the agent's plan, kept in the context tracker so it shows in the hot context.
 import { z } from 'zod';
-import type { Todo } from '../../context/tracker';
+import type { Todo } from '../../workingContext/tracker';
 import { defineTool, ok } from '../tool';
 
 const todoSchema = z.object({

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EventBus, type AgentEvent } from '../../../../src/core/agent/events';
 import { runTurn } from '../../../../src/core/agent/turnRunner';
 import { ApprovalGate, type ApprovalDecision, type ApprovalRequest } from '../../../../src/core/approval/gate';
-import { ContextTracker } from '../../../../src/core/context/tracker';
+import { ContextTracker } from '../../../../src/core/workingContext/tracker';
 import type { ChatMessage } from '../../../../src/core/messages';
 import type { FileKind, FileStat, FileSystemPort, ProcessRunner, RunResult } from '../../../../src/core/ports';
 import type { ChatProvider, ChatRequest, ModelInfo, StreamDelta } from '../../../../src/core/provider';

@@ -1,8 +1,8 @@
 // "What the model knows": built from a real ContextTracker with the same renderer the prompt uses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContextTracker } from '../../../../src/core/context/tracker';
-import { renderHotContext } from '../../../../src/core/context/hotContext';
+import { ContextTracker } from '../../../../src/core/workingContext/tracker';
+import { renderHotContext } from '../../../../src/core/workingContext/hotContext';
 import { hotContextView } from '../../../../src/editor/chat/hotContextView';
 import { HotContextViewSchema } from '../../../../src/shared/protocol';
 

@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../../src/core/messages';
 import type { StoredMessage } from '../../../../src/persistence/types';
 import { initialChatState, reduceAll, reduceChat } from '../../../../src/shared/chatState';
 import type { ChatEvent } from '../../../../src/shared/protocol';
-import { markFor, marksFromStore } from '../../../../src/editor/sessions/compressionMarks';
+import { markFor, marksFromStore } from '../../../../src/editor/history/compressionMarks';
 import { itemsFromHistory } from '../../../../src/editor/chat/historyItems';
 
 const HISTORY: ChatMessage[] = [

@@ -4,8 +4,8 @@
 // executor, recording — is wired here once, so a capability added for one host is there for the other.
 import type { CompressionReport } from '../core/compression/compressor';
 import type { ContextState } from '../core/compression/view';
-import type { KeyValuePort } from '../core/context/calibration';
-import type { ContextSettingsInput } from '../core/context/contextSettings';
+import type { KeyValuePort } from '../core/window/calibration';
+import type { ContextSettingsInput } from '../core/window/contextSettings';
 import type { VectorCachePort } from '../core/embeddings';
 import type { ChatMessage } from '../core/messages';
 import type { OrchestratorOptions } from '../core/orchestrator';

@@ -9,7 +9,7 @@ import type { WorkspaceRoots } from '../../core/workspace/workspaceRoots';
 import type { ChatMessage } from '../../core/messages';
 import type { FileSystemPort } from '../../core/ports';
 import type { ContextState } from '../../core/compression/view';
-import type { KeyValuePort } from '../../core/context/calibration';
+import type { KeyValuePort } from '../../core/window/calibration';
 import { PersistenceError, describeError } from '../../persistence/errors';
 import type { SessionMeta, SessionRecorder } from '../../persistence/sessionRecorder';
 import type { SessionStore, SessionStoreOptions } from '../../persistence/sessionStore';

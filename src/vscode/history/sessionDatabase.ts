@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ChatStateStore } from '../../editor/chat/chatStateStore';
 import type { Logger } from '../../editor/log/logger';
-import { EditorSessionService } from '../../editor/sessions/sessionService';
+import { EditorSessionService } from '../../editor/history/sessionService';
 import { checkpointLimitBytes, DEFAULT_CHECKPOINT_MB } from '../../core/checkpoints/checkpointSettings';
 import { errorMessage } from '../../editor/log/logger';
 

@@ -4,21 +4,21 @@
 // offers compressNow() for the "Compress Context Now" command and status() for the context meter.
 import type { ChatMessage, ToolDefinition } from '../messages';
 import type { ChatProvider } from '../provider';
-import { compress, type CompressionReason, type CompressionReport } from '../compression/compressor';
-import type { CompressionModel } from '../compression/modelPass';
+import { compress, type CompressionReason, type CompressionReport } from './compressor';
+import type { CompressionModel } from './modelPass';
 import type { IndexSummaryPort } from '../knowledge/types';
-import { CompressionScope } from '../compression/scope';
-import { HistoryView, fingerprint, type ContextState } from '../compression/view';
-import { ContextBudgetError } from '../context/budgetError';
-import { TokenCalibration, calibrationKey, type KeyValuePort } from '../context/calibration';
-import { TokenMeter, type PromptMeasure } from '../context/meter';
-import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../context/contextSettings';
+import { CompressionScope } from './scope';
+import { HistoryView, fingerprint, type ContextState } from './view';
+import { ContextBudgetError } from '../window/budgetError';
+import { TokenCalibration, calibrationKey, type KeyValuePort } from '../window/calibration';
+import { TokenMeter, type PromptMeasure } from '../window/meter';
+import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../window/contextSettings';
 import { CompressionBudget } from './compressionBudget';
 import { splitRequest } from '../prompt/requestLayout';
 import { RoundGrowth } from './roundGrowth';
 import { formatCount } from '../../shared/format';
-import type { ContextWindow, WindowSource } from '../context/window';
-import { WorkingWindow, windowEvidenceKey } from '../context/workingWindow';
+import type { ContextWindow, WindowSource } from '../window/window';
+import { WorkingWindow, windowEvidenceKey } from '../window/workingWindow';
 
 export interface ContextManagerOptions {
   /** The main model's server: asked for the window, and (by default) runs the compression agent. */

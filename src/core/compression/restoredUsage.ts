@@ -2,8 +2,8 @@
 // server count; estimate what the next request will carry of the history (evicted messages out, the running
 // summary in) so the meter does not read 0 until the next turn. The next turn's real count replaces it.
 import type { ChatMessage } from '../messages';
-import { HistoryView, type ContextState } from '../compression/view';
-import { TokenMeter } from '../context/meter';
+import { HistoryView, type ContextState } from './view';
+import { TokenMeter } from '../window/meter';
 import { systemMessage } from '../prompt/requestLayout';
 
 /** A generous cap for the summary's share: the exact cap depends on the window, unknown before the first call. */
