@@ -10,7 +10,15 @@ function policy() {
   return { p, advance: (ms: number) => (now += ms) };
 }
 
-const ran = (p: RestartPolicy) => new Promise<void>((resolve) => p.schedule(resolve));
+// The policy's timer is unref'd (a pending restart must not keep a process alive): hold the loop open meanwhile.
+const ran = (p: RestartPolicy) =>
+  new Promise<void>((resolve) => {
+    const hold = setInterval(() => undefined, 1000);
+    p.schedule(() => {
+      clearInterval(hold);
+      resolve();
+    });
+  });
 
 test('each crash waits the next delay; after the last one it gives up', async () => {
   const { p } = policy();
