@@ -6,24 +6,9 @@
 // shares the chat's prefix and so reads only its instruction there) are the chat's; the planner, the executor,
 // index summaries, MCP sampling and the setup check are side work. Providers without slots ignore the mark.
 import type { CacheSlot, ChatProvider } from './provider';
+import { withChat } from './chatOverride';
 
 /** A provider whose requests are marked `slot` unless the caller marked them already. Everything else passes through. */
 export function inCacheSlot(inner: ChatProvider, slot: CacheSlot): ChatProvider {
-  // Every other method runs on the provider itself (it keeps state: caches, what server it found).
-  const bind = <K extends keyof ChatProvider>(key: K) => {
-    const method = inner[key];
-    return typeof method === 'function' ? { [key]: (method as (...a: unknown[]) => unknown).bind(inner) } : {};
-  };
-  return {
-    id: inner.id,
-    baseUrl: inner.baseUrl,
-    capabilities: inner.capabilities,
-    chat: (request) => inner.chat(request.cacheSlot ? request : { ...request, cacheSlot: slot }),
-    listModels: (signal) => inner.listModels(signal),
-    modelInfo: (model, signal) => inner.modelInfo(model, signal),
-    ...bind('runningContextLength'),
-    ...bind('serverStatus'),
-    ...bind('notePromptSpeed'),
-    ...bind('embed'),
-  };
+  return withChat(inner, (request) => inner.chat(request.cacheSlot ? request : { ...request, cacheSlot: slot }));
 }

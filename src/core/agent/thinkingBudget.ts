@@ -8,6 +8,7 @@ import type { ChatProvider, ChatRequest, StreamDelta } from '../provider';
 import { estimateTokens } from '../tokens';
 import { formatCount } from '../../shared/format';
 import { followUpRequest } from '../prompt/requestLayout';
+import { withChat } from '../chatOverride';
 
 export const DEFAULT_THINKING_BUDGET = 2000;
 
@@ -29,23 +30,7 @@ export function budgetNotice(budget: number): string {
 /** A provider whose replies stop thinking at `budget` tokens (0: no budget). Everything else passes through. */
 export function withThinkingBudget(inner: ChatProvider, budget: number): ChatProvider {
   if (!(budget > 0)) return inner;
-  // Every other method runs on the provider itself (it keeps state: caches, what server it found).
-  const bind = <K extends keyof ChatProvider>(key: K) => {
-    const method = inner[key];
-    return typeof method === 'function' ? { [key]: (method as (...a: unknown[]) => unknown).bind(inner) } : {};
-  };
-  return {
-    id: inner.id,
-    baseUrl: inner.baseUrl,
-    capabilities: inner.capabilities,
-    chat: (request) => budgetedChat(inner, request, budget),
-    listModels: (signal) => inner.listModels(signal),
-    modelInfo: (model, signal) => inner.modelInfo(model, signal),
-    ...bind('runningContextLength'),
-    ...bind('serverStatus'),
-    ...bind('notePromptSpeed'),
-    ...bind('embed'),
-  };
+  return withChat(inner, (request) => budgetedChat(inner, request, budget));
 }
 
 async function* budgetedChat(inner: ChatProvider, request: ChatRequest, budget: number): AsyncGenerator<StreamDelta> {
