@@ -13,16 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AgentSession } from '../../../src/core/session/agentSession';
-import { builtSession } from '../../helpers/builtSession';
+import { builtSession, workspacePorts } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
-import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
 import { defineTool, ok } from '../../../src/core/tools/tool';
-import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { ChatProvider } from '../../../src/core/provider';
 import { OllamaProvider } from '../../../src/providers/ollama';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
@@ -102,21 +97,9 @@ async function runTurn(wire: 'openai' | 'ollama', mode: Mode): Promise<Run> {
   const bus = new EventBus();
   const events: AgentEvent[] = [];
   bus.on((e) => events.push(e));
-  const fs = new NodeFileSystem();
   // The builder adds the tool pre-filter and the context manager, as for the hosts.
   const session = builtSession(
-    {
-      provider,
-      model: 'tiny',
-      registry,
-      gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
-      tracker: new ContextTracker(),
-      roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-      fs,
-      runner: new NodeProcessRunner(),
-      bus,
-      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-    },
+    workspacePorts(root, { provider, model: 'tiny', registry, bus, autoApprove: ['read', 'write', 'execute'] }),
     { ...(wire === 'ollama' && { contextSize: WINDOW }), maxRounds: 20, agent: { toolProtocol: mode } },
     { knowledge: { retriever: await WordRetriever.fromFiles(root, ['alpha.txt'], 3, () => 'alpha') } },
   );

@@ -8,15 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { builtSession } from '../../helpers/builtSession';
+import { builtSession, workspacePorts } from '../../helpers/builtSession';
 import { EventBus } from '../../../src/core/agent/events';
-import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { ChatProvider } from '../../../src/core/provider';
 import { OllamaProvider } from '../../../src/providers/ollama';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
@@ -62,20 +57,8 @@ for (const wire of ['ollama', 'openai'] as const) {
       const provider: ChatProvider = wire === 'openai' ? new OpenAICompatibleProvider({ baseUrl: server.url }) : new OllamaProvider({ host: server.url });
       const registry = new ToolRegistry();
       registerBuiltinTools(registry);
-      const fs = new NodeFileSystem();
       const session = builtSession(
-        {
-          provider,
-          model: 'm',
-          registry,
-          gate: new ApprovalGate({ policy: { autoApprove: ['read', 'write', 'execute'], rules: [] } }),
-          tracker: new ContextTracker(),
-          roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-          fs,
-          runner: new NodeProcessRunner(),
-          bus: new EventBus(),
-          systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-        },
+        workspacePorts(root, { provider, model: 'm', registry, bus: new EventBus(), autoApprove: ['read', 'write', 'execute'] }),
         { skills: {}, agent: { toolProtocol: 'native' } },
       );
       const signal = new AbortController().signal;

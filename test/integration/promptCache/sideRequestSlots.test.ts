@@ -11,14 +11,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSession } from '../../../src/builder/buildSession';
+import { workspacePorts } from '../../helpers/builtSession';
 import { EventBus } from '../../../src/core/agent/events';
-import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import { OpenAICompatibleProvider } from '../../../src/providers/openaiCompatible';
 import { ModelFileSummarizer } from '../../../src/indexing/fileSummarizer';
 import type { FileSummaryInput } from '../../../src/core/knowledge/types';
@@ -60,21 +56,9 @@ async function chatThenSideThenChat(serverOptions: FakeOpenAIOptions) {
   const provider = new OpenAICompatibleProvider({ baseUrl: server.url });
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
-  const fs = new NodeFileSystem();
   const newChat = () =>
     buildSession({
-      ports: {
-        provider,
-        model: 'tiny',
-        registry,
-        gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
-        tracker: new ContextTracker(),
-        roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-        fs,
-        runner: new NodeProcessRunner(),
-        bus: new EventBus(),
-        systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-      },
+      ports: workspacePorts(root, { provider, model: 'tiny', registry, bus: new EventBus(), autoApprove: ['read'] }),
       settings: { agent: { toolProtocol: 'native' } },
       notice: () => undefined,
     });

@@ -12,14 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSession } from '../../../src/builder/buildSession';
+import { workspacePorts } from '../../helpers/builtSession';
 import { EventBus, type AgentEvent } from '../../../src/core/agent/events';
-import { ApprovalGate } from '../../../src/core/approval/gate';
-import { ContextTracker } from '../../../src/core/workingContext/tracker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { registerBuiltinTools } from '../../../src/core/tools/builtin/index';
-import { WorkspaceRoots } from '../../../src/core/workspace/workspaceRoots';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { NodeProcessRunner } from '../../../src/node/nodeProcessRunner';
 import type { ChatProvider } from '../../../src/core/provider';
 import { runSetupCheck } from '../../../src/core/setupCheck/runSetupCheck';
 import { OllamaProvider } from '../../../src/providers/ollama';
@@ -67,7 +63,6 @@ interface Rendered {
 }
 
 async function turnOn(provider: ChatProvider, model: string, setupChecks?: KeyValuePort): Promise<{ reason: string; rendered: Rendered }> {
-  const fs = new NodeFileSystem();
   const root = mkdtempSync(path.join(tmpdir(), 'lh-minute-'));
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
@@ -76,18 +71,7 @@ async function turnOn(provider: ChatProvider, model: string, setupChecks?: KeyVa
   bus.on(textRenderer({ write: (t) => (rendered.text += t) }, { write: (t) => (rendered.diagnostics += t) }, false));
   bus.on(jsonRenderer({ write: (line) => rendered.json.push(JSON.parse(line) as AgentEvent) }));
   const session = buildSession({
-    ports: {
-      provider,
-      model,
-      registry,
-      gate: new ApprovalGate({ policy: { autoApprove: ['read'], rules: [] } }),
-      tracker: new ContextTracker(),
-      roots: new WorkspaceRoots([{ name: 'ws', path: root }], fs),
-      fs,
-      runner: new NodeProcessRunner(),
-      bus,
-      systemInfo: { os: 'Linux', shell: '/bin/sh', workspaceFolders: [root] },
-    },
+    ports: workspacePorts(root, { provider, model, registry, bus, autoApprove: ['read'] }),
     settings: { agent: { toolProtocol: 'native' } },
     ...(setupChecks && { setupChecks }),
     notice: () => undefined,
