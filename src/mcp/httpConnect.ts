@@ -4,6 +4,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from './connectionText';
+import { answerServerRequestsOnce } from './replayGuard';
 import type { McpSdk } from './sdk';
 import type { StartDeadline } from './startDeadline';
 import type { HttpTransportConfig } from './types';
@@ -34,7 +35,9 @@ export async function connectHttp(c: HttpConnectContext): Promise<void> {
   let streamableError: unknown;
   try {
     c.deadline.doing(`waiting for the MCP handshake over Streamable HTTP (POST ${url.href})`);
-    await c.attach().connect(new c.sdk.StreamableHTTPClientTransport(url, options), connectOptions);
+    const transport = new c.sdk.StreamableHTTPClientTransport(url, options);
+    answerServerRequestsOnce(transport, c.log);
+    await c.attach().connect(transport, connectOptions);
     c.log('connected over Streamable HTTP');
     return;
   } catch (err) {
@@ -68,7 +71,9 @@ async function connectSse(
       deadline.doing('waiting for the MCP handshake over the SSE transport');
     }
   }
-  await c.attach().connect(new StepReportingTransport(url, options), connectOptions);
+  const transport = new StepReportingTransport(url, options);
+  answerServerRequestsOnce(transport, c.log);
+  await c.attach().connect(transport, connectOptions);
 }
 
 /** The SDK's transport error in fewer words: `HTTP 404: no such endpoint` rather than two prefixes. */

@@ -6,7 +6,7 @@ import { SignInFailed, SignInRequired, type AuthChallenge } from './auth/types';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatureHandlers';
 import { installNotificationHandlers } from './clientNotifications';
 import type { ErrorContext } from './connectionErrors';
-import { delay, errorMessage } from './connectionText';
+import { delay, errorMessage, protocolErrorLine } from './connectionText';
 import type { OpenOptions } from './connectionTypes';
 import { connectHttp } from './httpConnect';
 import { isProcessAlive, killHard, terminateSoon, trackChild, untrackChild, waitForExit } from './processes';
@@ -193,7 +193,7 @@ export class ServerLink {
       // Unparseable stdout lines surface as JSON syntax or schema errors: the classic "server logs to stdout" bug.
       const badLine = this.options.config.transport.type === 'stdio' && (error instanceof SyntaxError || error?.name === 'ZodError');
       if (badLine && this.protocolErrors.length < 5) this.protocolErrors.push(message);
-      hooks.log(`[protocol error] ${message}`);
+      hooks.log(`[protocol error] ${protocolErrorLine(error)}`);
     };
     installNotificationHandlers(client, this.sdk, hooks);
     this.current = client;
