@@ -26,6 +26,13 @@ export interface FileSystemPort {
   mkdir(path: string): Promise<void>;
   /** Delete a file (used by undo of a file the agent created). */
   remove?(path: string): Promise<void>;
+  /**
+   * Optional: writeFile (text) or writeBytes (bytes) in two steps, for a caller that must record something durably
+   * before the file changes. The new bytes are written and synced beside the file while `ready` runs; the file is
+   * replaced only once both are done. When `ready` rejects, the file is untouched and its error comes back.
+   * Resolves to the exact bytes the file now holds (no read-back needed).
+   */
+  writeAfter?(path: string, content: string | Uint8Array, ready: () => Promise<unknown>): Promise<Uint8Array>;
 }
 
 export interface RunOptions {

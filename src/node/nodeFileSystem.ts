@@ -20,7 +20,7 @@ export class NodeFileSystem implements FileSystemPort {
    * file, a crash leaves the old content, and a symlink or hard link at the target is replaced, never written through.
    */
   async writeFile(file: string, content: string): Promise<void> {
-    await this.writeBytes(file, Buffer.from(content, 'utf8'));
+    await this.replace(file, Buffer.from(content, 'utf8'));
   }
 
   async readBytes(file: string): Promise<Uint8Array> {
@@ -28,6 +28,17 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   async writeBytes(file: string, data: Uint8Array): Promise<void> {
+    await this.replace(file, data);
+  }
+
+  /** See FileSystemPort.writeAfter: `ready` overlaps the temp file's fsync, the rename waits for both. */
+  async writeAfter(file: string, content: string | Uint8Array, ready: () => Promise<unknown>): Promise<Uint8Array> {
+    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    await this.replace(file, data, ready);
+    return data;
+  }
+
+  private async replace(file: string, data: Uint8Array, ready?: () => Promise<unknown>): Promise<void> {
     const dir = path.dirname(file);
     const existing = await this.lstat(file);
     // Keep the permissions of a file we replace (e.g. an executable script).
@@ -38,7 +49,15 @@ export class NodeFileSystem implements FileSystemPort {
     try {
       try {
         await handle.writeFile(data);
-        await handle.sync();
+        // The sync is already on its way to the disk when `ready` starts: the two wait for the disk together.
+        const synced = handle.sync();
+        if (ready) {
+          const [sync, before] = await Promise.allSettled([synced, Promise.resolve().then(ready)]);
+          if (before.status === 'rejected') throw before.reason;
+          if (sync.status === 'rejected') throw sync.reason;
+        } else {
+          await synced;
+        }
       } finally {
         await handle.close();
       }

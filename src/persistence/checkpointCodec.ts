@@ -1,9 +1,11 @@
 // How a checkpoint's "before" bytes are stored: compressed when that saves at least a tenth, raw otherwise. Source
 // text shrinks 3–5×, so the in-memory database, its journal and every fold carry that much less. Compression runs
 // before every agent edit, so it must be cheap: Brotli at quality 1 costs about 0.6× of deflate's fastest level for
-// the same size on source code, and gives up on incompressible bytes 10× sooner. Rows from before schema 11 are
-// deflated; they still decode.
-import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
+// the same size on source code, and gives up on incompressible bytes 10× sooner. It runs in libuv's pool, not on
+// the main thread, so it overlaps the edit's own file write (checkpointingFileSystem.ts). Rows from before schema 11
+// are deflated; they still decode.
+import { promisify } from 'node:util';
+import { brotliCompress, brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import type { Row } from './journaledDatabase';
 
 export const DEFLATE = 'deflate';
@@ -12,10 +14,12 @@ export const BROTLI = 'brotli';
 /** Smaller than this, the compressor's setup costs more than the bytes it could save. */
 const MIN_COMPRESS_BYTES = 256;
 
+const compress = promisify(brotliCompress);
+
 /** The stored form: the bytes to keep and their encoding, null for raw. */
-export function encodeBefore(bytes: Uint8Array): { stored: Uint8Array; encoding: string | null } {
+export async function encodeBefore(bytes: Uint8Array): Promise<{ stored: Uint8Array; encoding: string | null }> {
   if (bytes.byteLength >= MIN_COMPRESS_BYTES) {
-    const packed = brotliCompressSync(bytes, {
+    const packed = await compress(bytes, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: 1,
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,

@@ -265,4 +265,13 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 12,
+    description: 'an index of the checkpoint sizes, so the size bound sums them without reading the stored files',
+    up(db) {
+      // stored_bytes sits after the BLOB in every row, so summing it from the table still walks each file's overflow
+      // pages (21 ms per turn at 3,000 checkpoints); the index alone holds every size.
+      db.run('CREATE INDEX file_checkpoints_by_size ON file_checkpoints (stored_bytes)');
+    },
+  },
 ];

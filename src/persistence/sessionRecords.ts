@@ -98,13 +98,16 @@ export abstract class SessionRecords {
       }
     }
     if (messageId !== undefined && !Number.isSafeInteger(messageId)) throw new PersistenceError('invalid-input', 'A checkpoint message id must be an integer.');
+    const stored = await Promise.all(entries.map((entry) => (entry.before instanceof Uint8Array ? encodeBefore(entry.before) : { stored: entry.before, encoding: null })));
+    // After the compression (it yields): the session may have gone and another checkpoint may have taken the next id
+    // meanwhile. From here on nothing yields.
     this.requireSession(sessionId);
     const first = this.nextId('file_checkpoints');
     const now = this.clock.now();
     const ids = entries.map((_, i) => first + i);
     this.db.write(
       entries.map((entry, i): JournalOp => {
-        const before = entry.before instanceof Uint8Array ? encodeBefore(entry.before) : { stored: entry.before, encoding: null };
+        const before = stored[i]!;
         return [
           'INSERT INTO file_checkpoints (id, session_id, path, before, encoding, stored_bytes, created_at, undone, op_id, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)',
           [ids[i]!, sessionId, entry.path, before.stored, before.encoding, storedSize(before.stored), now, grouped ? first : null, messageId ?? null],

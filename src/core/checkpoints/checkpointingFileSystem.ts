@@ -54,20 +54,16 @@ export class CheckpointingFileSystem implements FileSystemPort {
     return this.inner.readFile(path);
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
-    await this.sink.pushCheckpoint(path, await this.previous(path));
-    await this.inner.writeFile(path, content);
-    await this.result(path);
+  writeFile(path: string, content: string): Promise<void> {
+    return this.write(path, content);
   }
 
   readBytes(path: string): Promise<Uint8Array> {
     return this.inner.readBytes(path);
   }
 
-  async writeBytes(path: string, data: Uint8Array): Promise<void> {
-    await this.sink.pushCheckpoint(path, await this.previous(path));
-    await this.inner.writeBytes(path, data);
-    await this.result(path);
+  writeBytes(path: string, data: Uint8Array): Promise<void> {
+    return this.write(path, data);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -101,6 +97,21 @@ export class CheckpointingFileSystem implements FileSystemPort {
     if (!this.inner.remove) throw new Error('this file system cannot delete files');
     await this.sink.pushCheckpoint(path, await this.previous(path));
     await this.inner.remove(path);
+    await this.result(path);
+  }
+
+  /** The file's previous bytes are durable in the sink before the file changes, either way. */
+  private async write(path: string, content: string | Uint8Array): Promise<void> {
+    const before = await this.previous(path);
+    if (this.inner.writeAfter) {
+      // The checkpoint is recorded while the new bytes sync beside the file; the port knows what it left.
+      const left = await this.inner.writeAfter(path, content, () => this.sink.pushCheckpoint(path, before));
+      await this.sink.recordResult?.(path, left);
+      return;
+    }
+    await this.sink.pushCheckpoint(path, before);
+    if (typeof content === 'string') await this.inner.writeFile(path, content);
+    else await this.inner.writeBytes(path, content);
     await this.result(path);
   }
 

@@ -129,6 +129,37 @@ test('a version-10 database whose journal carries checkpoint bytes as hex (unhex
   assert.equal(await fileVersion(file), latestVersion(SESSION_MIGRATIONS));
 });
 
+test('a version-11 database gains the size index: the size bound sums the sizes without reading the stored files', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  await writeOldDatabase(file, 11, (db) => {
+    db.run("INSERT INTO sessions (id, title, model, provider, created_at, updated_at) VALUES ('s', 'From v11', 'm', 'p', 1, 1)");
+    for (let id = 1; id <= 3; id++) {
+      db.run('INSERT INTO file_checkpoints (id, session_id, path, before, encoding, stored_bytes, created_at, undone) VALUES (?, ?, ?, ?, NULL, ?, 1, 0)', [
+        id,
+        's',
+        `/w/${id}.bin`,
+        new Uint8Array(10_000 * id),
+        10_000 * id,
+      ]);
+    }
+  });
+  const store = await SessionStore.open(file, { foldIdleMs: 0 });
+  try {
+    assert.equal(store.checkpointHistory.storedBytes(), 60_000);
+  } finally {
+    await store.close();
+  }
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database(readFileSync(file));
+  try {
+    // The same statement as SqlCheckpointHistory.storedBytes: answered from the index alone, never the table's rows.
+    const plan = db.exec('EXPLAIN QUERY PLAN SELECT COALESCE(SUM(stored_bytes), 0) AS n FROM file_checkpoints')[0]!.values.map((row) => String(row[3]));
+    assert.deepEqual(plan, ['SCAN file_checkpoints USING COVERING INDEX file_checkpoints_by_size']);
+  } finally {
+    db.close();
+  }
+});
+
 test('a database from a newer Local Harness is refused and left exactly as it was', async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, 'sessions.db');
