@@ -13,10 +13,12 @@ const recordDurations = args.includes('--record-durations');
 const suites = args.filter((a, i) => !a.startsWith('--') && (grepIndex < 0 || i !== grepIndex + 1));
 const selected = suites.length ? suites : ['unit', 'integration', 'e2e'];
 /**
- * How many files (or groups of files) of each suite run at once. E2e files each start a code-server and a
- * Chromium: one at a time unless LOCALHARNESS_E2E_CONCURRENCY says more (not yet measured on a quiet machine).
+ * How many files (or groups of files) of each suite run at once (LOCALHARNESS_<SUITE>_CONCURRENCY overrides).
+ * E2e files each start a code-server and a Chromium and spend about half their time waiting for them to boot:
+ * two at a time on 2 cores (all 70 e2e tests passed so at a load of 10).
  */
-const CONCURRENCY = { unit: 2, integration: 2, e2e: Number(process.env.LOCALHARNESS_E2E_CONCURRENCY ?? 1) };
+const concurrency = (suite, fallback) => Number(process.env[`LOCALHARNESS_${suite.toUpperCase()}_CONCURRENCY`] ?? fallback);
+const CONCURRENCY = { unit: concurrency('unit', 2), integration: concurrency('integration', 2), e2e: concurrency('e2e', 2) };
 /** Seconds each file took in a recent run: files start longest first, so the runner's slots end together. */
 const DURATIONS_FILE = 'scripts/test-durations.json';
 /**
