@@ -75,7 +75,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
   const tokensBefore = scope.total();
   if (options.headroom) {
     const aim = targetWithHeadroom(scope, options.headroom);
-    scope.lowerTarget(aim.target, aim.deep);
+    scope.lowerTarget(aim.target, aim.deep, aim.keepDigest);
   }
   const steps: CompressionStep[] = [];
   const step = async (method: CompressionMethod, work: () => Promise<number> | number) => {

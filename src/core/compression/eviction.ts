@@ -5,6 +5,10 @@
 // next rounds (headroom.ts). Then the tail's older rounds leave too, down to the latest round (but never past a
 // user message of the tail), in the same step: a compression that misses its target breaks the cached prefix
 // again a round or two later, while one that reaches it lets the next rounds append.
+// The deep step stops at the newest round holding a compressed copy when that still reaches the target (or, for
+// headroom, when headroom.ts found it cheap enough): a few
+// tokens more keep one digest of the work in view, so the model sees the step before the latest, and a session
+// stored now and resumed in a larger window gets compressed copies back rather than only the summary.
 import type { Unit } from './compressionUnits';
 import type { CompressionScope } from './scope';
 
@@ -13,14 +17,34 @@ export function evictOldest(scope: CompressionScope): number {
   // The tail's own rounds, never a user message of it (what the user wrote there is not a digest's to shorten) —
   // only when that reaches the target (emptying the tail for a target still missed would only lose context), or
   // when the target was set to leave room for the next rounds: that is what it is for.
-  const deep = keptByDeepStep(scope);
-  if (scope.overTarget() && (scope.deepForHeadroom || sizeAfterEvicting(scope, deep) <= scope.target)) units += evictUpTo(scope, deep);
+  if (!scope.overTarget()) return units;
+  if (scope.deepForHeadroom) return units + evictUpTo(scope, keptByDeepStep(scope, scope.deepKeepsDigest));
+  const withDigest = keptByDeepStep(scope, true);
+  const deep = sizeAfterEvicting(scope, withDigest) <= scope.target ? withDigest : keptByDeepStep(scope, false);
+  if (sizeAfterEvicting(scope, deep) <= scope.target) units += evictUpTo(scope, deep);
   return units;
 }
 
-/** Units the deep step keeps: the latest round and, in the protected tail, every user message and what follows it. */
-export function keptByDeepStep(scope: CompressionScope): (unit: Unit) => boolean {
-  return (unit) => unit.end > scope.layout.freshStart || (unit.kind === 'user' && unit.start >= scope.layout.protectedStart);
+/**
+ * Units the deep step keeps: the latest round and, in the protected tail, every user message and what follows it;
+ * `keepDigest`: also the newest earlier round holding a compressed copy, and what follows it.
+ */
+export function keptByDeepStep(scope: CompressionScope, keepDigest: boolean): (unit: Unit) => boolean {
+  const { freshStart, protectedStart } = scope.layout;
+  const digestFrom = keepDigest ? newestCompressedUnit(scope) : undefined;
+  return (unit) => unit.end > freshStart || (unit.kind === 'user' && unit.start >= protectedStart) || (digestFrom !== undefined && unit.start >= digestFrom);
+}
+
+/** Start of the newest unit before the latest round that holds a compressed copy in view. */
+function newestCompressedUnit(scope: CompressionScope): number | undefined {
+  const { units, freshStart } = scope.layout;
+  for (let u = units.length - 1; u >= 0; u--) {
+    const unit = units[u]!;
+    if (unit.start < scope.view.evictedThrough) return undefined;
+    if (unit.end > freshStart) continue;
+    for (let i = unit.start; i < unit.end; i++) if (scope.view.isCompressed(scope.history, i)) return unit.start;
+  }
+  return undefined;
 }
 
 /** Tokens a summary line of an evicted message takes, about ("Tool read_file note-03.txt: …"). */

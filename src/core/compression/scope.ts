@@ -32,6 +32,8 @@ export class CompressionScope {
   target: number;
   /** The fixed target leaves too little room for the next rounds: the deep step runs even if its estimate falls short. */
   deepForHeadroom = false;
+  /** …and stops at the newest round holding a compressed copy (headroom.ts decided it costs little enough). */
+  deepKeepsDigest = false;
   readonly summaryMaxTokens: number;
   /** Everything replaced during this run, by history index (a later replacement of the same index wins). */
   readonly replaced = new Map<number, Replacement>();
@@ -116,10 +118,11 @@ export class CompressionScope {
     return new CompressionScope({ system, history, tools, view: this.view.clone(), settings, meter, factor, window });
   }
 
-  /** Aim lower than the fixed target (never higher), to leave room for the next rounds; `deep`: see headroom.ts. */
-  lowerTarget(tokens: number, deep: boolean): void {
+  /** Aim lower than the fixed target (never higher), to leave room for the next rounds; `deep`, `keepDigest`: see headroom.ts. */
+  lowerTarget(tokens: number, deep: boolean, keepDigest: boolean): void {
     this.target = Math.min(this.target, tokens);
     this.deepForHeadroom = deep;
+    this.deepKeepsDigest = deep && keepDigest;
   }
 
   /** Call after changing the summary. */
