@@ -10,6 +10,7 @@ import { evictOldest } from './eviction';
 import { compressByRules } from './fallback';
 import { compressByIndexSummaries } from './indexSummaries';
 import type { CompressionScope } from './scope';
+import { targetWithHeadroom, type Headroom } from './headroom';
 import type { ReplacementMethod } from './view';
 
 export type CompressionReason = 'threshold' | 'budget' | 'manual';
@@ -66,10 +67,16 @@ export interface CompressorOptions {
   onUsage?: (raw: number, promptTokens: number) => void;
   /** Summaries of indexed files: a long read_file result becomes its file's summary before the LLM pass. */
   summaries?: IndexSummaryPort;
+  /** Where compression starts and how fast the request grows: the target then leaves room for the next rounds. */
+  headroom?: Headroom;
 }
 
 export async function compress(scope: CompressionScope, reason: CompressionReason, options: CompressorOptions, signal: AbortSignal): Promise<CompressionReport> {
   const tokensBefore = scope.total();
+  if (options.headroom) {
+    const aim = targetWithHeadroom(scope, options.headroom);
+    scope.lowerTarget(aim.target, aim.deep, aim.keepDigest);
+  }
   const steps: CompressionStep[] = [];
   const step = async (method: CompressionMethod, work: () => Promise<number> | number) => {
     const before = scope.total();

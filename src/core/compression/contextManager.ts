@@ -15,6 +15,7 @@ import { TokenMeter, type PromptMeasure } from '../window/meter';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../window/contextSettings';
 import { CompressionBudget } from './compressionBudget';
 import { splitRequest } from '../prompt/requestLayout';
+import { RoundGrowth } from './roundGrowth';
 import { formatCount } from '../../shared/format';
 import type { ContextWindow, WindowSource } from '../window/window';
 import { WorkingWindow, windowEvidenceKey } from '../window/workingWindow';
@@ -128,6 +129,7 @@ class DefaultContextManager implements ContextManager {
   /** The window shrank: compress before the next request even if nothing new arrived. */
   private compressNext = false;
   private compressions = 0;
+  private readonly growth = new RoundGrowth();
 
   constructor(private readonly options: ContextManagerOptions) {
     this.settings = parseContextSettings(options.settings ?? {});
@@ -195,6 +197,7 @@ class DefaultContextManager implements ContextManager {
     const build = (cap = summaryCap) => this.view.build(system, history, cap);
     let prepared = build();
     let measure = this.meter.measure(prepared, tools, this.calibration.factor);
+    this.growth.observe(measure.total);
     const fresh =
       this.compressNext || !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
     let compressed = false;
@@ -227,6 +230,7 @@ class DefaultContextManager implements ContextManager {
     }
     this.lastMeasure = measure;
     this.lastSent = { raw: measure.raw, expected: measure.total };
+    this.growth.sent(measure.total);
     return prepared;
   }
 
@@ -254,6 +258,7 @@ class DefaultContextManager implements ContextManager {
     const tools = this.options.tools?.() ?? [];
     const report = await this.runCompression('manual', system, history, tools, window, signal);
     this.lastMeasure = this.meter.measure(this.view.build(system, history, Math.floor(window * this.settings.summaryMaxShare)), tools, this.calibration.factor);
+    this.growth.sent(this.lastMeasure.total);
     return report;
   }
 
@@ -316,6 +321,7 @@ class DefaultContextManager implements ContextManager {
         temperature: s.compressionTemperature,
         ...(this.options.onStatus && { onStatus: this.options.onStatus }),
         ...(this.options.summaries && { summaries: this.options.summaries }),
+        headroom: { trigger: Math.min(window * s.compressAt, window - minAnswerTokens(s, window)), roundTokens: this.growth.perRound() },
         onUsage: (raw, reported) => {
           // The compression agent's counts feed calibration only when they look whole.
           if (!this.windows.isCut({ expected: Math.ceil(raw * this.calibration.factor), reported })) this.calibration.observe(raw, reported);

@@ -28,7 +28,12 @@ export class CompressionScope {
   readonly factor: number;
   readonly window: number;
   readonly layout: Layout;
-  readonly target: number;
+  /** The size this run aims at: a share of the window, lowered by headroomTarget() in a small window. */
+  target: number;
+  /** The fixed target leaves too little room for the next rounds: the deep step runs even if its estimate falls short. */
+  deepForHeadroom = false;
+  /** …and stops at the newest round holding a compressed copy (headroom.ts decided it costs little enough). */
+  deepKeepsDigest = false;
   readonly summaryMaxTokens: number;
   /** Everything replaced during this run, by history index (a later replacement of the same index wins). */
   readonly replaced = new Map<number, Replacement>();
@@ -105,6 +110,19 @@ export class CompressionScope {
     for (let i = this.view.evictedThrough; i < end; i++) this.evicted.push(i);
     this.view.evictThrough(this.history, end);
     this.cachedTotal = undefined;
+  }
+
+  /** The same run on a copy of the view: a step tried on it changes nothing here. */
+  trial(): CompressionScope {
+    const { system, history, tools, settings, meter, factor, window } = this;
+    return new CompressionScope({ system, history, tools, view: this.view.clone(), settings, meter, factor, window });
+  }
+
+  /** Aim lower than the fixed target (never higher), to leave room for the next rounds; `deep`, `keepDigest`: see headroom.ts. */
+  lowerTarget(tokens: number, deep: boolean, keepDigest: boolean): void {
+    this.target = Math.min(this.target, tokens);
+    this.deepForHeadroom = deep;
+    this.deepKeepsDigest = deep && keepDigest;
   }
 
   /** Call after changing the summary. */

@@ -150,6 +150,13 @@ export class HistoryView {
   }
   private pinnedImageCache: { base: ChatMessage; built: ChatMessage } | undefined;
 
+  /** A copy to try a step on (how far eviction could go, headroom.ts) without changing this view. */
+  clone(): HistoryView {
+    const copy = new HistoryView(this.toState());
+    for (const [i, r] of this.replacements) copy.replacements.set(i, r);
+    return copy;
+  }
+
   toState(): ContextState {
     const state: ContextState = { evictedThrough: this.evicted };
     if (this.evictedCheck.length) state.evictedCheck = [...this.evictedCheck];

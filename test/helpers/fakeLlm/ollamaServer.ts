@@ -3,6 +3,7 @@
 import { answerOllamaEmbed } from './embeddings';
 import { answerBadReply, conversationProblem, errorHeaders, refuseConversation } from './badReplies';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
+import { constrainReply, requestedSchema } from './grammar';
 import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
   DEFAULT_CHUNK_SIZE,
@@ -64,6 +65,11 @@ export interface FakeOllamaOptions {
   checkContext?: boolean;
   /** An older server or a strict proxy: a body with `truncate` or `shift` gets a 400 naming the field. */
   rejectOverflowFields?: boolean;
+  /**
+   * Apply `format` as Ollama does (a grammar from the JSON schema, or plain JSON for "json"): the reply is JSON of
+   * the schema whatever the script wanted to write (grammar.ts). Default off: the field is ignored.
+   */
+  appliesResponseFormat?: boolean;
 }
 
 /** Ollama's words for a prompt it will not fit (llm/server.go, context shift off). */
@@ -121,6 +127,8 @@ export async function startFakeOllamaServer(script: Script, options: FakeOllamaO
         reply.json(500, { error: next.outOfScript });
         return;
       }
+      const schema = options.appliesResponseFormat ? requestedSchema(body, 'ollama') : undefined;
+      if (schema) next.reply = constrainReply(next.reply, schema);
       const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
       const processing = next.reply.fault === 'http500' ? cache.refused(prompt) : cache.process(body, prompt);
       await answerChat(reply, body, next.reply, processing, cache);

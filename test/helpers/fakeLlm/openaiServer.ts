@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { answerOpenAIEmbed } from './embeddings';
 import { answerBadReply, conversationProblem, errorHeaders, refuseConversation } from './badReplies';
 import { isObject, startHarness, type FakeServerHandle, type ReplyWriter } from './httpHarness';
+import { constrainReply, requestedSchema } from './grammar';
 import { PromptCacheModel, type PromptCacheOptions, type PromptProcessing } from './promptCache';
 import {
   DEFAULT_CHUNK_SIZE,
@@ -61,6 +62,11 @@ export interface FakeOpenAIOptions {
    * many tokens it reads (llama-server's `-b`), before the reply. Default 512.
    */
   progressBatchTokens?: number;
+  /**
+   * Apply `response_format` as llama-server does (a grammar from the JSON schema): the reply is JSON of the schema
+   * whatever the script wanted to write (grammar.ts). Default off: the field is ignored, like a server without it.
+   */
+  appliesResponseFormat?: boolean;
 }
 
 const FINGERPRINT = 'b1-80fb11a';
@@ -93,6 +99,8 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         reply.json(500, { error: { code: 500, message: next.outOfScript, type: 'server_error' } });
         return;
       }
+      const schema = options.appliesResponseFormat ? requestedSchema(body, 'openai') : undefined;
+      if (schema) next.reply = constrainReply(next.reply, schema);
       // A request the server refuses is never read into the cache.
       const prompt = next.reply.usage?.prompt ?? roughPromptTokens(body);
       if (next.reply.fault === 'http500') {

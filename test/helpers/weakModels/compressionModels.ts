@@ -3,6 +3,8 @@
 //   follows: summarises the messages listed in the newest request as JSON — clumsily the first time (an object
 //            where a list was wanted, an id as the string "#3", a summary as a number, an item without its id,
 //            an extra field), correctly after the feedback — and goes on with what is listed next.
+//   follows under a grammar (the server applies the response format): the same summaries, right at once — decoding
+//            under the schema it cannot write the clumsy shape.
 //   ignores: "Sure, I have compressed the conversation." without JSON, or an empty reply, alternately.
 import { COMPRESSION_REQUEST_HEAD } from '../../../src/core/compression/modelPass';
 import type { ChatBody, ScriptedReply } from '../fakeLlm';
@@ -33,17 +35,26 @@ interface Listed {
 }
 
 export function followsCompression(request: ChatBody): ScriptedReply {
+  return summarise(request, false);
+}
+
+function summarise(request: ChatBody, constrained: boolean): ScriptedReply {
   const view = readRequest(request);
   const last = view.messages.at(-1);
   const listed = last?.role === 'user' ? listedMessages(last.content) : [];
-  if (listed.length === 0) return { text: 'Nothing more to summarise.' };
+  if (listed.length === 0) return { text: constrained ? JSON.stringify({ summaries: [] }) : 'Nothing more to summarise.' };
   const summaries = listed.map((l) => ({ id: l.id, summary: noteFor(l) }));
-  if (passReplies(view).length > 0) return { text: JSON.stringify({ summaries }) };
+  if (constrained || passReplies(view).length > 0) return { text: JSON.stringify({ summaries }) };
   // The first answer, the way weak models fill a schema: an object where a list was asked for.
   const [first, ...rest] = summaries;
   return {
     text: `Here are the summaries:\n\`\`\`json\n${JSON.stringify({ summaries: { id: `#${first!.id}`, summary: first!.summary, ok: true }, more: rest })}\n\`\`\``,
   };
+}
+
+/** The following model on a server that applies the response format (fakeLlm `appliesResponseFormat`). */
+export function followsUnderGrammar(request: ChatBody): ScriptedReply {
+  return summarise(request, true);
 }
 
 /** The pass's own earlier replies in this request (after its head). */

@@ -26,7 +26,7 @@
 export { renameTaskModel, nextRenameAction, FailureLog, FORGOT_TEXT, type ModelFn, type RenameAction, type RenameModelOptions } from './renameTaskModel';
 export { readRenameState, readRenameRequest, type RenameState, type ListingSeen } from './renameState';
 export { mcpRenameModel, missingToolText, pickTool, GIVE_UP_TEXT } from './mcpRenameModel';
-export { compressionModel, followsCompression, ignoresCompression, isCompressionRequest, IGNORED_TEXT, type CompressionBehaviour } from './compressionModels';
+export { compressionModel, followsCompression, followsUnderGrammar, ignoresCompression, isCompressionRequest, IGNORED_TEXT, type CompressionBehaviour } from './compressionModels';
 export { chatModel, chatQuestion, chatAnswer, emptyUntilNoTools } from './chatModel';
 export { TruncatingWindow, fitWindow, type WindowRecord, type ReplyFn } from './truncatingWindow';
 export { readRequest, looksFailed, type RequestView, type SeenCall, type SeenMessage, type SeenResult, type OfferedTool } from './requestView';
