@@ -37,6 +37,7 @@ const SOLO = new Set(['test/e2e/mcpConformance.test.ts', 'test/e2e/chat.test.ts'
 /** Files that need a process of their own: they check what a fresh process loaded, measure its event loop, or set process.env at load. */
 const OWN_PROCESS = new Set([
   'test/unit/persistence/sqlJsLoader.test.ts',
+  'test/unit/mcp/lazySdk.test.ts',
   'test/integration/tools/eventLoop.test.ts',
   'test/integration/vscode/commandEnv.test.ts',
 ]);
