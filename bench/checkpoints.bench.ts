@@ -55,6 +55,13 @@ class FsyncTimingJournalFs implements JournalFs {
     this.syncMs += performance.now() - start;
     this.syncs++;
   }
+
+  async syncInPool(fd: number): Promise<void> {
+    const start = performance.now();
+    await nodeJournalFs.syncInPool!(fd);
+    this.syncMs += performance.now() - start;
+    this.syncs++;
+  }
 }
 
 /** CPU milliseconds this process has used so far (user + system, every thread). */

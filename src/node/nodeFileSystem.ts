@@ -39,32 +39,33 @@ export class NodeFileSystem implements FileSystemPort {
   }
 
   private async replace(file: string, data: Uint8Array, ready?: () => Promise<unknown>): Promise<void> {
-    const dir = path.dirname(file);
-    const existing = await this.lstat(file);
-    // Keep the permissions of a file we replace (e.g. an executable script).
-    const mode = existing?.kind === 'file' ? (await fsp.lstat(file)).mode & 0o7777 : undefined;
-    const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-    // 'wx' fails rather than following anything that might already sit at the temp name.
-    const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
+    // `ready` (a checkpoint of the old bytes) starts first and runs while the new bytes are written and synced beside
+    // the file: the two wait for the disk together, and the rename waits for both.
+    const before = ready ? Promise.resolve().then(ready) : undefined;
+    before?.catch(() => undefined); // awaited below; a rejection before then is not unhandled
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    let created = false;
     try {
+      // Keep the permissions of a file we replace (e.g. an executable script).
+      const existing = lstatSync(file, { throwIfNoEntry: false });
+      const mode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
+      // 'wx' fails rather than following anything that might already sit at the temp name.
+      const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
+      created = true;
       try {
         await handle.writeFile(data);
-        // The sync is already on its way to the disk when `ready` starts: the two wait for the disk together.
-        const synced = handle.sync();
-        if (ready) {
-          const [sync, before] = await Promise.allSettled([synced, Promise.resolve().then(ready)]);
-          if (before.status === 'rejected') throw before.reason;
-          if (sync.status === 'rejected') throw sync.reason;
-        } else {
-          await synced;
-        }
+        const [sync, recorded] = await Promise.allSettled([handle.sync(), before]);
+        if (recorded.status === 'rejected') throw recorded.reason;
+        if (sync.status === 'rejected') throw sync.reason;
       } finally {
         await handle.close();
       }
       if (mode !== undefined) await fsp.chmod(temp, mode); // open() applied the umask
       await fsp.rename(temp, file);
     } catch (err) {
-      await fsp.rm(temp, { force: true }).catch(() => undefined);
+      // Never replace the file when the record failed, and never leave before the record has settled.
+      await before?.catch(() => undefined);
+      if (created) await fsp.rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
   }

@@ -9,6 +9,8 @@ export interface JournalFs {
   write(fd: number, data: Uint8Array): number;
   /** Flushes the file to the disk (fsync). */
   sync(fd: number): void;
+  /** Optional: the same fsync in the thread pool, for a caller that overlaps it with its own I/O. */
+  syncInPool?(fd: number): Promise<void>;
   truncate(fd: number, length: number): void;
   size(fd: number): number;
   read(fd: number, into: Uint8Array, position: number): number;
@@ -22,6 +24,7 @@ export const nodeJournalFs: JournalFs = {
   open: (path, flags) => fs.openSync(path, flags),
   write: (fd, data) => fs.writeSync(fd, data),
   sync: (fd) => fs.fsyncSync(fd),
+  syncInPool: (fd) => new Promise<void>((resolve, reject) => fs.fsync(fd, (err) => (err ? reject(err) : resolve()))),
   truncate: (fd, length) => fs.ftruncateSync(fd, length),
   size: (fd) => fs.fstatSync(fd).size,
   read: (fd, into, position) => fs.readSync(fd, into, 0, into.length, position),

@@ -8,6 +8,8 @@ import type { JournalFs } from './journalFs';
 export class JournalWriter {
   private fd: number | undefined;
   private bytes: number;
+  /** fsyncs running in the thread pool (appendThenSync); the descriptor stays open until they end. */
+  private readonly syncing = new Set<Promise<void>>();
 
   private constructor(
     private readonly file: string,
@@ -53,6 +55,46 @@ export class JournalWriter {
     }
   }
 
+  /**
+   * append(), with the fsync in the thread pool: the bytes are written (in order) when it returns, durable when the
+   * promise resolves. A failed fsync cannot be undone by cutting the journal (later entries may follow, and the
+   * kernel may already have dropped the unwritten pages), so it closes the writer: the caller's promise rejects and
+   * every later append fails with code "closed". Without an asynchronous sync in the JournalFs it is append().
+   */
+  appendThenSync(entry: JournalEntry): Promise<void> {
+    if (!this.fs.syncInPool) {
+      this.append(entry);
+      return Promise.resolve();
+    }
+    const fd = this.requireOpen();
+    const data = encodeEntry(entry);
+    const before = this.bytes;
+    try {
+      let written = 0;
+      while (written < data.length) written += this.fs.write(fd, data.subarray(written));
+    } catch (err) {
+      this.rollBackTo(fd, before);
+      throw new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
+    }
+    this.bytes = before + data.length;
+    const synced = this.fs.syncInPool(fd).catch((err: unknown) => {
+      this.close();
+      throw new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
+    });
+    const tracked = synced.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.syncing.add(tracked);
+    void tracked.then(() => this.syncing.delete(tracked));
+    return synced;
+  }
+
+  /** Resolves once no fsync started by appendThenSync is still running. */
+  async settle(): Promise<void> {
+    while (this.syncing.size > 0) await Promise.all(this.syncing);
+  }
+
   /** Forgets the first `offset` bytes (already folded into the database); keeps what came after. */
   dropPrefix(offset: number): void {
     const fd = this.requireOpen();
@@ -96,7 +138,9 @@ export class JournalWriter {
     if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    this.fs.close(fd);
+    // An fsync still in the pool would hit a closed (or reused) descriptor: close it after them.
+    if (this.syncing.size > 0) void this.settle().then(() => this.fs.close(fd));
+    else this.fs.close(fd);
   }
 
   private rollBackTo(fd: number, size: number): void {

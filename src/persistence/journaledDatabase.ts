@@ -12,7 +12,7 @@ import { moveAside, writeFileAtomic } from './atomicFile';
 import { classifyDatabaseFile, realDatabasePath } from './databasePath';
 import { PersistenceError, describeError } from './errors';
 import { acquireLock, type FileLock } from './fileLock';
-import { readJournalFile, type JournalOp } from './journalFormat';
+import { readJournalFile, type JournalEntry, type JournalOp } from './journalFormat';
 import { nodeJournalFs, type JournalFs } from './journalFs';
 import { JournalWriter } from './journalWriter';
 import { migrate, readUserVersion, type Migration } from './migrations';
@@ -226,10 +226,24 @@ export class JournaledDatabase {
    * statement fails or the journal cannot be written, nothing changes, in memory or on disk.
    */
   write(ops: JournalOp[]): void {
+    this.commit(ops, (entry, journal) => journal.append(entry));
+  }
+
+  /**
+   * write(), except that the journal's fsync runs in the thread pool: the change is applied and its bytes are in
+   * the journal when this returns (so it keeps its place among later writes), durable when the promise resolves.
+   * For a caller with its own I/O to overlap (a checkpoint and the edit's temp file wait for the disk together).
+   * A failed fsync closes the journal (see JournalWriter.appendThenSync): later writes fail with code "closed".
+   */
+  writeThenSync(ops: JournalOp[]): Promise<void> {
+    return this.commit(ops, (entry, journal) => journal.appendThenSync(entry)) ?? Promise.resolve();
+  }
+
+  private commit<T>(ops: JournalOp[], append: (entry: JournalEntry, journal: JournalWriter) => T): T | undefined {
     const db = this.requireOpen();
     const journal = this.journal;
     if (!journal) throw new PersistenceError('read-only', `The session database ${this.file} was opened read-only.`);
-    if (ops.length === 0) return;
+    if (ops.length === 0) return undefined;
     this.prepare('BEGIN').run();
     try {
       for (const [sql, params] of ops) this.prepare(sql).run(params);
@@ -237,8 +251,9 @@ export class JournaledDatabase {
       db.run('ROLLBACK');
       throw new PersistenceError('invalid-input', `Could not save the change: ${describeError(err)}`, { cause: err });
     }
+    let appended: T;
     try {
-      journal.append({ n: this.seq + 1, v: this.version, ops });
+      appended = append({ n: this.seq + 1, v: this.version, ops }, journal);
     } catch (err) {
       db.run('ROLLBACK');
       throw err;
@@ -246,6 +261,7 @@ export class JournaledDatabase {
     this.prepare('COMMIT').run();
     this.seq++;
     this.afterWrite();
+    return appended;
   }
 
   /** Writes everything so far into the database file. Resolves when it is there. */
@@ -287,6 +303,8 @@ export class JournaledDatabase {
     // Entries appended while the file is written stay in the journal: remember where they start.
     const journalOffset = journal.size;
     await writeFileAtomic(this.file, bytes);
+    // dropPrefix replaces the journal's file: no fsync of the old one may still be in flight.
+    await journal.settle();
     journal.dropPrefix(journalOffset);
     this.foldedSeq = seq;
     this.mustFold = false;

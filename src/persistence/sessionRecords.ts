@@ -105,7 +105,8 @@ export abstract class SessionRecords {
     const first = this.nextId('file_checkpoints');
     const now = this.clock.now();
     const ids = entries.map((_, i) => first + i);
-    this.db.write(
+    // The journal's fsync runs in the pool, beside the edit's own (nodeFileSystem.ts); the edit waits for it.
+    await this.db.writeThenSync(
       entries.map((entry, i): JournalOp => {
         const before = stored[i]!;
         return [

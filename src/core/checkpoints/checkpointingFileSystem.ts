@@ -102,14 +102,13 @@ export class CheckpointingFileSystem implements FileSystemPort {
 
   /** The file's previous bytes are durable in the sink before the file changes, either way. */
   private async write(path: string, content: string | Uint8Array): Promise<void> {
-    const before = await this.previous(path);
     if (this.inner.writeAfter) {
-      // The checkpoint is recorded while the new bytes sync beside the file; the port knows what it left.
-      const left = await this.inner.writeAfter(path, content, () => this.sink.pushCheckpoint(path, before));
+      // The old bytes are read and recorded while the new ones are written beside the file; the port knows what it left.
+      const left = await this.inner.writeAfter(path, content, async () => this.sink.pushCheckpoint(path, await this.previous(path)));
       await this.sink.recordResult?.(path, left);
       return;
     }
-    await this.sink.pushCheckpoint(path, before);
+    await this.sink.pushCheckpoint(path, await this.previous(path));
     if (typeof content === 'string') await this.inner.writeFile(path, content);
     else await this.inner.writeBytes(path, content);
     await this.result(path);

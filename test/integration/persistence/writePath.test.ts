@@ -215,3 +215,81 @@ test('when the first write of a new database fails, open says why and leaves no 
   await store.close();
   assert.ok(existsSync(file));
 });
+
+/** Real disk; an fsync in the pool (a checkpoint's) waits until `release()`, or fails with EIO when `failSync` is set. */
+class GatedSyncJournalFs implements JournalFs {
+  failSync = false;
+  inFlight = 0;
+  private open_!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.open_ = resolve));
+  open = nodeJournalFs.open;
+  write = nodeJournalFs.write;
+  sync = nodeJournalFs.sync;
+  truncate = nodeJournalFs.truncate;
+  size = nodeJournalFs.size;
+  read = nodeJournalFs.read;
+  close = nodeJournalFs.close;
+  rename = nodeJournalFs.rename;
+  syncDir = nodeJournalFs.syncDir;
+
+  async syncInPool(fd: number): Promise<void> {
+    this.inFlight++;
+    try {
+      await this.gate;
+      if (this.failSync) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      await nodeJournalFs.syncInPool!(fd);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  release(): void {
+    this.open_();
+  }
+}
+
+test('a checkpoint syncs in the pool: its line is in the journal at once, it resolves only once synced, and a fold waits for the sync', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const disk = new GatedSyncJournalFs();
+  const store = await SessionStore.open(file, { ...quiet, journalFs: disk });
+  const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
+  let pushed = false;
+  const pushing = store.pushCheckpoint(s.id, '/ws/a.txt', Buffer.from('the bytes before the edit\n'.repeat(20))).then(() => (pushed = true));
+  await waitFor(() => disk.inFlight === 1, 'the fsync in the pool');
+  const lines = parseJournal(readFileSync(journalPathFor(file))).entries.flatMap((e) => e.ops.map(([sql]) => sql));
+  assert.ok(lines.some((sql) => sql.startsWith('INSERT INTO file_checkpoints')), 'the line is written before its fsync');
+  // A message saved meanwhile takes the next place in the journal (its own fsync is synchronous).
+  await store.appendMessage(s.id, { role: 'user', content: 'after the checkpoint' });
+  let flushed = false;
+  const flushing = store.flush().then(() => (flushed = true));
+  await sleep(50);
+  assert.equal(pushed, false, 'the checkpoint is not reported durable before its fsync');
+  assert.equal(flushed, false, 'the fold does not rewrite the journal under a running fsync');
+  disk.release();
+  await Promise.all([pushing, flushing]);
+  await store.close();
+  const reopened = await SessionStore.open(file, quiet);
+  const [checkpoint] = await reopened.listCheckpoints(s.id);
+  assert.equal(Buffer.from(checkpoint!.before as Uint8Array).toString('utf8'), 'the bytes before the edit\n'.repeat(20));
+  assert.deepEqual((await reopened.loadMessages(s.id)).map((m) => m.content), ['after the checkpoint']);
+  await reopened.close();
+});
+
+test('a checkpoint whose fsync fails is refused, and the journal closes: later saves say so instead of pretending', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const disk = new GatedSyncJournalFs();
+  disk.failSync = true;
+  disk.release();
+  const store = await SessionStore.open(file, { ...quiet, journalFs: disk });
+  const s = await store.createSession({ title: 'T', model: 'm', provider: 'p' });
+  await assert.rejects(
+    store.pushCheckpoint(s.id, '/ws/a.txt', Buffer.from('old\n')),
+    (err: unknown) => err instanceof PersistenceError && err.code === 'io' && /EIO/.test(err.message),
+  );
+  await assert.rejects(
+    store.appendMessage(s.id, { role: 'user', content: 'after a failed sync' }),
+    (err: unknown) => err instanceof PersistenceError && err.code === 'closed',
+  );
+  await store.close().catch(() => undefined);
+  assert.equal(existsSync(`${file}.lock`), false, 'the lock is released');
+});
