@@ -21,6 +21,8 @@ export interface MeasuredRequest {
   window: number;
   /** A request of the compression agent (a user message carries COMPRESSION_REQUEST_HEAD). */
   compression: boolean;
+  /** The proxy count of the reply it got: a real server generates inside the same window, so prompt + reply must fit. */
+  replyTokens: number;
 }
 
 export type ReplyFn = (request: ChatBody, index: number) => ScriptedReply | undefined;
@@ -38,8 +40,9 @@ export class WindowedScript {
 
   constructor(private readonly options: WindowedScriptOptions) {}
 
+  /** Requests over the window, with their reply: a server could not have produced that reply there (llama.cpp stops at the window, Ollama shifts it). */
   get overWindow(): MeasuredRequest[] {
-    return this.measured.filter((m) => m.tokens > m.window);
+    return this.measured.filter((m) => m.tokens + m.replyTokens > m.window);
   }
 
   get largest(): number {
@@ -53,7 +56,8 @@ export class WindowedScript {
       const compression = isCompressionRequest(request);
       const tokens = proxyPromptTokens(request);
       const window = requestWindow(request) ?? this.options.window;
-      this.measured.push({ index, tokens, window, compression });
+      const measured: MeasuredRequest = { index, tokens, window, compression, replyTokens: 0 };
+      this.measured.push(measured);
       if (tokens > window) {
         // llama-server's answer (Ollama would silently drop the start of the prompt; the test fails either way).
         return {
@@ -64,6 +68,7 @@ export class WindowedScript {
       }
       const reply = compression ? compressor(request, compressorIndex++) : agent(request, agentIndex++);
       if (!reply) return undefined;
+      measured.replyTokens = replyProxyTokens(reply);
       const prompt = Math.max(1, Math.round(tokens * (this.options.reportShare ?? 1)));
       return { ...reply, usage: { prompt, completion: reply.usage?.completion ?? 12 } };
     };
@@ -103,3 +108,10 @@ export const compressingModel: ReplyFn = (request) => {
   if (last.role !== 'user' || ids.length === 0) return { text: 'Nothing more to summarise.' };
   return { text: JSON.stringify({ summaries: ids.map((id) => ({ id, summary: 'Read earlier; already handled.' })) }) };
 };
+
+/** The proxy count of what a scripted reply generates: its text, thinking and tool calls' names and arguments. */
+function replyProxyTokens(reply: ScriptedReply): number {
+  const calls = (reply.toolCalls ?? []).map((c) => JSON.stringify(c)).join('');
+  const text = (reply.text ?? '') + (reply.thinking ?? '') + calls;
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
