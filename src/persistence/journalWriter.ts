@@ -41,18 +41,7 @@ export class JournalWriter {
    * line never sits in front of later ones; if even that fails the writer refuses further appends.
    */
   append(entry: JournalEntry): void {
-    const fd = this.requireOpen();
-    const data = encodeEntry(entry);
-    const before = this.bytes;
-    try {
-      let written = 0;
-      while (written < data.length) written += this.fs.write(fd, data.subarray(written));
-      this.fs.sync(fd);
-      this.bytes = before + data.length;
-    } catch (err) {
-      this.rollBackTo(fd, before);
-      throw new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
-    }
+    this.writeEntry(entry, (fd) => this.fs.sync(fd));
   }
 
   /**
@@ -66,20 +55,11 @@ export class JournalWriter {
       this.append(entry);
       return Promise.resolve();
     }
-    const fd = this.requireOpen();
-    const data = encodeEntry(entry);
-    const before = this.bytes;
-    try {
-      let written = 0;
-      while (written < data.length) written += this.fs.write(fd, data.subarray(written));
-    } catch (err) {
-      this.rollBackTo(fd, before);
-      throw new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
-    }
-    this.bytes = before + data.length;
-    const synced = this.fs.syncInPool(fd).catch((err: unknown) => {
+    const syncInPool = this.fs.syncInPool.bind(this.fs);
+    const fd = this.writeEntry(entry);
+    const synced = syncInPool(fd).catch((err: unknown) => {
       this.close();
-      throw new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
+      throw this.ioError(err);
     });
     const tracked = synced.then(
       () => undefined,
@@ -88,6 +68,30 @@ export class JournalWriter {
     this.syncing.add(tracked);
     void tracked.then(() => this.syncing.delete(tracked));
     return synced;
+  }
+
+  /**
+   * Writes the entry's line (and runs `sync`, when given) at the end of the journal; returns the descriptor. On
+   * failure the journal is cut back to where it was.
+   */
+  private writeEntry(entry: JournalEntry, sync?: (fd: number) => void): number {
+    const fd = this.requireOpen();
+    const data = encodeEntry(entry);
+    const before = this.bytes;
+    try {
+      let written = 0;
+      while (written < data.length) written += this.fs.write(fd, data.subarray(written));
+      sync?.(fd);
+    } catch (err) {
+      this.rollBackTo(fd, before);
+      throw this.ioError(err);
+    }
+    this.bytes = before + data.length;
+    return fd;
+  }
+
+  private ioError(err: unknown): PersistenceError {
+    return new PersistenceError('io', `Could not write the session journal ${this.file}: ${describeError(err)}`, { cause: err });
   }
 
   /** Resolves once no fsync started by appendThenSync is still running. */
