@@ -76,7 +76,7 @@ describe('planner and executor in the editor', { timeout: 300_000 }, () => {
     await session.step('planned turn', async () => {
       const { chat, workbench } = session;
       await chat.frame.getByRole('button', { name: 'What the model knows' }).click();
-      await workbench.runCommand('Local Harness: Run With Planner…');
+      await workbench.runCommand('Local Harness: Run With Planner…', { opensInput: true });
       const input = workbench.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(headerTaskText(3));
