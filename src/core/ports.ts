@@ -29,7 +29,8 @@ export interface FileSystemPort {
   /**
    * Optional: writeFile (text) or writeBytes (bytes) in two steps, for a caller that must record something durably
    * before the file changes. `ready` starts at once and runs while the new bytes are written and synced beside the
-   * file (it may still read the old file); the file is replaced only once both are done. When `ready` rejects, the file is untouched and its error comes back.
+   * file (it may still read the old file); the file is replaced only once both are done. When `ready` rejects, the
+   * file is untouched and its error comes back.
    * Resolves to the exact bytes the file now holds (no read-back needed).
    */
   writeAfter?(path: string, content: string | Uint8Array, ready: () => Promise<unknown>): Promise<Uint8Array>;

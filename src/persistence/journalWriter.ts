@@ -143,8 +143,15 @@ export class JournalWriter {
     const fd = this.fd;
     this.fd = undefined;
     // An fsync still in the pool would hit a closed (or reused) descriptor: close it after them.
-    if (this.syncing.size > 0) void this.settle().then(() => this.fs.close(fd));
-    else this.fs.close(fd);
+    if (this.syncing.size > 0) {
+      void this.settle().then(() => {
+        try {
+          this.fs.close(fd);
+        } catch {
+          // Closing late, after a failed write: nothing is left to tell.
+        }
+      });
+    } else this.fs.close(fd);
   }
 
   private rollBackTo(fd: number, size: number): void {
