@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CheckpointingFileSystem } from '../src/core/checkpoints/checkpointingFileSystem';
 import { NodeFileSystem } from '../src/node/nodeFileSystem';
-import { nodeJournalFs, type JournalFs } from '../src/persistence/journalFs';
+import { FsyncTimingJournalFs } from '../test/helpers/persistence/realJournalFs';
 import { startRecording } from '../src/persistence/sessionRecorder';
 import { SessionStore } from '../src/persistence/sessionStore';
 
@@ -34,34 +34,6 @@ function content(file: number, turn: number): string {
     text += `${indent}const ${word()}${Math.floor(next() * 1000)} = ${word()}.${word()}(${word()}, ${Math.floor(next() * 100_000)}); // ${word()} ${word()}\n`;
   }
   return text.slice(0, SIZE);
-}
-
-/** The real journal file operations, timing the fsyncs: the part of a save that is the disk's, not ours. */
-class FsyncTimingJournalFs implements JournalFs {
-  syncMs = 0;
-  syncs = 0;
-  open = nodeJournalFs.open;
-  write = nodeJournalFs.write;
-  truncate = nodeJournalFs.truncate;
-  size = nodeJournalFs.size;
-  read = nodeJournalFs.read;
-  close = nodeJournalFs.close;
-  rename = nodeJournalFs.rename;
-  syncDir = nodeJournalFs.syncDir;
-
-  sync(fd: number): void {
-    const start = performance.now();
-    nodeJournalFs.sync(fd);
-    this.syncMs += performance.now() - start;
-    this.syncs++;
-  }
-
-  async syncInPool(fd: number): Promise<void> {
-    const start = performance.now();
-    await nodeJournalFs.syncInPool!(fd);
-    this.syncMs += performance.now() - start;
-    this.syncs++;
-  }
 }
 
 /** CPU milliseconds this process has used so far (user + system, every thread). */

@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nodeJournalFs, type JournalFs } from '../src/persistence/journalFs';
+import { FsyncTimingJournalFs } from '../test/helpers/persistence/realJournalFs';
 import { migrate } from '../src/persistence/migrations';
 import { SESSION_MIGRATIONS } from '../src/persistence/schema';
 import { SessionStore } from '../src/persistence/sessionStore';
@@ -40,25 +40,6 @@ async function buildDatabase(file: string, count: number): Promise<void> {
   fsyncSync(fd);
   closeSync(fd);
   db.close();
-}
-
-/** The real journal file operations, timing the fsyncs: the part of a save that is the disk's, not ours. */
-class FsyncTimingJournalFs implements JournalFs {
-  syncMs = 0;
-  open = nodeJournalFs.open;
-  write = nodeJournalFs.write;
-  truncate = nodeJournalFs.truncate;
-  size = nodeJournalFs.size;
-  read = nodeJournalFs.read;
-  close = nodeJournalFs.close;
-  rename = nodeJournalFs.rename;
-  syncDir = nodeJournalFs.syncDir;
-
-  sync(fd: number): void {
-    const start = performance.now();
-    nodeJournalFs.sync(fd);
-    this.syncMs += performance.now() - start;
-  }
 }
 
 function percentile(sorted: number[], p: number): number {

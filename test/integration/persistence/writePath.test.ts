@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { PersistenceError } from '../../../src/persistence/errors';
 import { journalPathFor } from '../../../src/persistence/journaledDatabase';
 import { parseJournal } from '../../../src/persistence/journalFormat';
-import { nodeJournalFs, type JournalFs } from '../../../src/persistence/journalFs';
+import { RealJournalFs } from '../../helpers/persistence/realJournalFs';
 import { SessionStore, type SessionStoreOptions } from '../../../src/persistence/sessionStore';
 import { loadSqlJs } from '../../../src/persistence/sqlJsLoader';
 import { counterIds, tempDir } from './helpers';
@@ -163,21 +163,13 @@ test('a fold that cannot write the file loses nothing and says so once', async (
 });
 
 /** Real disk underneath; `failNextWrite` makes the next journal write stop halfway with ENOSPC. */
-class DiskFullJournalFs implements JournalFs {
+class DiskFullJournalFs extends RealJournalFs {
   failNextWrite = false;
-  open = nodeJournalFs.open;
-  sync = nodeJournalFs.sync;
-  truncate = nodeJournalFs.truncate;
-  size = nodeJournalFs.size;
-  read = nodeJournalFs.read;
-  close = nodeJournalFs.close;
-  rename = nodeJournalFs.rename;
-  syncDir = nodeJournalFs.syncDir;
 
-  write(fd: number, data: Uint8Array): number {
-    if (!this.failNextWrite) return nodeJournalFs.write(fd, data);
+  override write(fd: number, data: Uint8Array): number {
+    if (!this.failNextWrite) return super.write(fd, data);
     this.failNextWrite = false;
-    nodeJournalFs.write(fd, data.subarray(0, Math.floor(data.length / 2)));
+    super.write(fd, data.subarray(0, Math.floor(data.length / 2)));
     throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   }
 }
@@ -217,27 +209,18 @@ test('when the first write of a new database fails, open says why and leaves no 
 });
 
 /** Real disk; an fsync in the pool (a checkpoint's) waits until `release()`, or fails with EIO when `failSync` is set. */
-class GatedSyncJournalFs implements JournalFs {
+class GatedSyncJournalFs extends RealJournalFs {
   failSync = false;
   inFlight = 0;
   private open_!: () => void;
   private readonly gate = new Promise<void>((resolve) => (this.open_ = resolve));
-  open = nodeJournalFs.open;
-  write = nodeJournalFs.write;
-  sync = nodeJournalFs.sync;
-  truncate = nodeJournalFs.truncate;
-  size = nodeJournalFs.size;
-  read = nodeJournalFs.read;
-  close = nodeJournalFs.close;
-  rename = nodeJournalFs.rename;
-  syncDir = nodeJournalFs.syncDir;
 
-  async syncInPool(fd: number): Promise<void> {
+  override async syncInPool(fd: number): Promise<void> {
     this.inFlight++;
     try {
       await this.gate;
       if (this.failSync) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
-      await nodeJournalFs.syncInPool!(fd);
+      await super.syncInPool(fd);
     } finally {
       this.inFlight--;
     }
