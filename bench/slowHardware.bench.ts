@@ -92,15 +92,19 @@ async function compressions(misses: string[]): Promise<void> {
   console.log(`## Compressions per task: 12 notes renamed in a ${WINDOW}-token window\n`);
   console.log('| notes | wire | compression model | compressions | target | requests (pass) | renamed |');
   console.log('|---|---|---|---|---|---|---|');
-  // One-line notes (the prompt-cache bench's), and 600-byte ones: long enough for the LLM pass to be asked.
-  for (const bytes of [0, 600]) {
+  // One-line notes (the prompt-cache bench's), 600-byte ones (long enough for the LLM pass to be asked) and 2 KB
+  // ones (the small-window acceptance test's). With 2 KB notes no compression can meet the targets in this window
+  // (12 rounds of ~815 tokens through the ~3,000 that system prompt and tools leave: 4 fills at the least even with
+  // no room kept for the answer; README, Slow hardware), so those rows are reported, not counted as misses.
+  for (const bytes of [0, 600, 2000]) {
     for (const wire of ['openai', 'ollama'] as const) {
       for (const compression of ['ignores (tool call)', 'follows', 'tool call, format applied'] as const) {
         const o = await task(wire, renameInWindow(WINDOW, compression), WINDOW, [], bytes, APPLIES_FORMAT[compression]);
         const limit = MAX_COMPRESSIONS[compression];
         const label = bytes ? `${bytes} B` : 'one line';
-        if (o.compressions.length > limit || o.renamed !== FILE_COUNT) misses.push(`${label}, ${wire}, ${compression}: ${o.compressions.length} compressions, ${o.renamed} renamed`);
-        console.log(`| ${label} | ${wire} | ${compression} | ${o.compressions.length} (${o.compressions.join(', ') || '-'}) | ≤ ${limit} | ${o.requests} (${o.passCalls}) | ${o.renamed}/${FILE_COUNT} |`);
+        const reachable = bytes < 2000;
+        if ((reachable && o.compressions.length > limit) || o.renamed !== FILE_COUNT) misses.push(`${label}, ${wire}, ${compression}: ${o.compressions.length} compressions, ${o.renamed} renamed`);
+        console.log(`| ${label} | ${wire} | ${compression} | ${o.compressions.length} (${o.compressions.join(', ') || '-'}) | ${reachable ? `≤ ${limit}` : `(≤ ${limit}: out of reach)`} | ${o.requests} (${o.passCalls}) | ${o.renamed}/${FILE_COUNT} |`);
       }
     }
   }

@@ -75,7 +75,7 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
   const tokensBefore = scope.total();
   if (options.headroom) {
     const aim = targetWithHeadroom(scope, options.headroom);
-    scope.lowerTarget(aim.target, aim.deep, aim.keepDigest);
+    scope.aimAt(aim.target, aim.deep, aim.keepDigest);
   }
   const steps: CompressionStep[] = [];
   const step = async (method: CompressionMethod, work: () => Promise<number> | number) => {
@@ -105,6 +105,11 @@ export async function compress(scope: CompressionScope, reason: CompressionReaso
       llm = { iterations: run.iterations, compressed: run.compressed, ...(run.failure && { failure: run.failure }) };
       return run.compressed;
     });
+    // The deep step's reach was measured with rule digests; the model's summaries stand in their place now.
+    if (options.headroom && scope.deepForHeadroom && llm && llm.compressed > 0) {
+      const aim = targetWithHeadroom(scope, options.headroom);
+      scope.aimAt(aim.target, aim.deep, aim.keepDigest);
+    }
   }
   if (scope.overTarget()) await step('fallback', () => compressByRules(scope));
   if (scope.overTarget()) await step('eviction', () => evictOldest(scope));

@@ -16,6 +16,7 @@ import { parseContextSettings, type ContextSettings, type ContextSettingsInput }
 import { CompressionBudget } from './compressionBudget';
 import { splitRequest } from '../prompt/requestLayout';
 import { RoundGrowth } from './roundGrowth';
+import { AnswerReserve, compressionTrigger } from './answerReserve';
 import { formatCount } from '../../shared/format';
 import type { ContextWindow, WindowSource } from '../window/window';
 import { WorkingWindow, windowEvidenceKey } from '../window/workingWindow';
@@ -93,7 +94,7 @@ export interface ContextManager {
   /** The window the next request is budgeted against (looked up on first use). */
   windowTokens(signal: AbortSignal): Promise<number>;
   /** Feed the server's count for the last prepared request (the `usage` event). */
-  recordUsage(usage: { promptTokens: number }): void;
+  recordUsage(usage: { promptTokens: number; completionTokens?: number }): void;
   /** "Compress Context Now": `messages` as the runner would send them ([system, ...history]). */
   compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport>;
   status(): ContextStatus;
@@ -130,10 +131,12 @@ class DefaultContextManager implements ContextManager {
   private compressNext = false;
   private compressions = 0;
   private readonly growth = new RoundGrowth();
+  private readonly reserve: AnswerReserve;
 
   constructor(private readonly options: ContextManagerOptions) {
     this.settings = parseContextSettings(options.settings ?? {});
     const s = this.settings;
+    this.reserve = new AnswerReserve(s.minAnswerTokens);
     this.view = new HistoryView(options.initialState);
     this.calibration = new TokenCalibration({
       key: calibrationKey(options.provider.id, options.model),
@@ -198,18 +201,19 @@ class DefaultContextManager implements ContextManager {
     let prepared = build();
     let measure = this.meter.measure(prepared, tools, this.calibration.factor);
     this.growth.observe(measure.total);
+    this.observeLastReply(history);
     const fresh =
       this.compressNext || !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
     let compressed = false;
 
-    if ((measure.total > window * s.compressAt || (this.compressNext && measure.total > window * s.compressTo)) && fresh) {
+    if ((measure.total > this.trigger(window) || (this.compressNext && measure.total > window * s.compressTo)) && fresh) {
       await this.runCompression('threshold', system, history, tools, window, signal);
       compressed = true;
       prepared = build();
       measure = this.meter.measure(prepared, tools, this.calibration.factor);
     }
     this.compressNext = false;
-    const minAnswer = minAnswerTokens(s, window);
+    const minAnswer = this.reserve.tokens(window);
     if (window - measure.total < minAnswer) {
       if (!compressed && fresh) {
         await this.runCompression('budget', system, history, tools, window, signal);
@@ -234,7 +238,8 @@ class DefaultContextManager implements ContextManager {
     return prepared;
   }
 
-  recordUsage(usage: { promptTokens: number }): void {
+  recordUsage(usage: { promptTokens: number; completionTokens?: number }): void {
+    if (usage.completionTokens && usage.completionTokens > 0) this.reserve.observe(usage.completionTokens);
     const sent = this.lastSent;
     this.lastSent = undefined; // one count per prepared request; retries and other calls do not re-use it
     if (!sent || !(usage.promptTokens > 0)) return; // a missing count (some servers omit it on cached prompts) is no evidence
@@ -275,9 +280,9 @@ class DefaultContextManager implements ContextManager {
       toolDefinitionTokens: m.toolDefinitionTokens,
       messagesTokens: m.messagesTokens,
       free: Math.max(0, w.tokens - m.total),
-      compressAtTokens: Math.floor(w.tokens * this.settings.compressAt),
+      compressAtTokens: this.trigger(w.tokens),
       targetTokens: Math.floor(w.tokens * this.settings.compressTo),
-      minAnswerTokens: minAnswerTokens(this.settings, w.tokens),
+      minAnswerTokens: this.reserve.tokens(w.tokens),
       calibrationFactor: this.calibration.factor,
       calibrationSamples: this.calibration.samples,
       compressions: this.compressions,
@@ -321,7 +326,7 @@ class DefaultContextManager implements ContextManager {
         temperature: s.compressionTemperature,
         ...(this.options.onStatus && { onStatus: this.options.onStatus }),
         ...(this.options.summaries && { summaries: this.options.summaries }),
-        headroom: { trigger: Math.min(window * s.compressAt, window - minAnswerTokens(s, window)), roundTokens: this.growth.perRound() },
+        headroom: { trigger: Math.min(this.trigger(window), window - this.reserve.tokens(window)), roundTokens: this.growth.perRound() },
         onUsage: (raw, reported) => {
           // The compression agent's counts feed calibration only when they look whole.
           if (!this.windows.isCut({ expected: Math.ceil(raw * this.calibration.factor), reported })) this.calibration.observe(raw, reported);
@@ -352,13 +357,30 @@ class DefaultContextManager implements ContextManager {
     return report;
   }
 
+  /** Where compression starts (answerReserve.ts). Past `window - reserve` the budget gate compresses anyway. */
+  private trigger(window: number): number {
+    return compressionTrigger(window, this.settings, this.reserve.tokens(window));
+  }
+
+  /** The model's latest reply as it stands in the history: its size counts where the server reports none. */
+  private observeLastReply(history: readonly ChatMessage[]): void {
+    for (let i = history.length - 1; i >= 0 && history.length - i <= 4; i--) {
+      const m = history[i]!;
+      if (m.role === 'user') return;
+      if (m.role === 'assistant') {
+        this.reserve.observe(Math.ceil(this.meter.message(m) * this.calibration.factor));
+        return;
+      }
+    }
+  }
+
   private budgetError(m: PromptMeasure, window: number): ContextBudgetError {
     const fmt = formatCount;
     const f = this.calibration.factor;
     const system = Math.ceil(m.systemTokens * f);
     const tools = Math.ceil(m.toolDefinitionTokens * f);
     const conversation = Math.max(0, m.total - system - tools);
-    const need = minAnswerTokens(this.settings, window);
+    const need = this.reserve.tokens(window);
     const parts = `system prompt ${fmt(system)}, tool definitions ${fmt(tools)}, conversation ${fmt(conversation)}`;
     let cause: string;
     if (window - system - tools < need) {
@@ -372,11 +394,6 @@ class DefaultContextManager implements ContextManager {
       { window, used: m.total, systemTokens: system, toolDefinitionTokens: tools, minAnswerTokens: need },
     );
   }
-}
-
-/** Room kept for the answer: the setting, but never more than 40% of a small window (2k servers exist). */
-function minAnswerTokens(s: ContextSettings, window: number): number {
-  return Math.min(s.minAnswerTokens, Math.floor(window * 0.4));
 }
 
 function lastFingerprint(history: readonly ChatMessage[]): string {

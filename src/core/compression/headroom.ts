@@ -25,23 +25,35 @@ export interface Headroom {
 
 /**
  * The target for this run: the fixed one, lowered to leave room for HEADROOM_ROUNDS rounds where it can be.
- * `deep`: the fixed target leaves less room than that, so the deep step runs as far as it may (`keepDigest`: down
- * to the newest round holding a compressed copy).
+ * `deep`: what the usual steps reach (the fallback, then eviction up to the protected tail) leaves less room than
+ * that, so the deep step runs as far as it may (`keepDigest`: down to the newest round holding a compressed copy).
+ * A fixed target that only the deep step could reach counts as leaving too little room: in a small window the
+ * protected tail's digests would otherwise stay and the next compression come a round or two later. Where even the
+ * deep step cannot reach the fixed target, what it reaches is the target (scope.aimAt).
  */
 export function targetWithHeadroom(scope: CompressionScope, headroom: Headroom): { target: number; deep: boolean; keepDigest: boolean } {
   if (!(headroom.roundTokens > 0)) return { target: scope.target, deep: false, keepDigest: false };
-  const roomy = Math.floor(headroom.trigger - HEADROOM_ROUNDS * headroom.roundTokens);
-  if (roomy >= scope.target) return { target: scope.target, deep: false, keepDigest: false };
+  const aim = Math.min(scope.target, Math.floor(headroom.trigger - HEADROOM_ROUNDS * headroom.roundTokens));
+  if (shallowSize(scope, aim) <= aim) return { target: aim, deep: false, keepDigest: false };
   const withDigest = deepestSize(scope, true);
   const without = deepestSize(scope, false);
   const keepDigest = withDigest - without <= DIGEST_ROUND_SHARE * headroom.roundTokens;
-  return { target: Math.min(scope.target, Math.max(roomy, keepDigest ? withDigest : without)), deep: true, keepDigest };
+  return { target: Math.max(aim, keepDigest ? withDigest : without), deep: true, keepDigest };
+}
+
+/** The request's size once the fallback ran and eviction went as far as it goes without the deep step, tried on a copy of the view. */
+function shallowSize(scope: CompressionScope, target: number): number {
+  const trial = scope.trial();
+  trial.aimAt(target, false, false);
+  compressByRules(trial);
+  evictUpTo(trial, (unit) => unit.end > trial.layout.protectedStart || unit.end > trial.layout.freshStart);
+  return trial.total();
 }
 
 /** The request's size once the fallback ran and every unit the deep step may evict has left, tried on a copy of the view. */
 function deepestSize(scope: CompressionScope, keepDigest: boolean): number {
   const trial = scope.trial();
-  trial.lowerTarget(0, false, false);
+  trial.aimAt(0, false, false);
   compressByRules(trial);
   evictUpTo(trial, keptByDeepStep(trial, keepDigest));
   return trial.total();

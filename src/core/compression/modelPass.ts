@@ -115,7 +115,10 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
   // is 0 without asking it: that would displace the tools it keeps for the scope's own measure.
   const tokensOf = (tools: readonly ToolDefinition[], ...lists: ReadonlyArray<readonly ChatMessage[]>) =>
     lists.reduce((n, list) => n + scope.meter.messages(list), tools.length ? scope.meter.tools(tools) : 0);
-  const continuation = scope.window - tokensOf(scope.tools, conversation) - INSTRUCTION_TOKENS - replyReserve >= MIN_LISTING_TOKENS;
+  // Room for the listing in estimator tokens: the window is the server's count, so what is sent is calibrated
+  // first (near the edge of a small window a raw estimate a few percent short is a request over it).
+  const roomFor = (raw: number) => Math.floor((scope.window - replyReserve) / scope.factor) - raw - INSTRUCTION_TOKENS;
+  const continuation = roomFor(tokensOf(scope.tools, conversation)) >= MIN_LISTING_TOKENS;
   // A continuation follows the request the server holds (its messages and tools); else a request of its own.
   const prior: LaidOutRequest = continuation ? { messages: conversation, tools: scope.tools } : { messages: standaloneRequest(STANDALONE_SYSTEM), tools: [] };
   const { messages: base, tools } = prior;
@@ -128,10 +131,10 @@ export async function runModelPass(scope: CompressionScope, model: CompressionMo
   while (!run.targetMet && run.iterations < options.maxIterations) {
     // Each call appends to the last, so the room for a listing is what the window has left. A request of its own
     // starts over when it runs out of room (it is small; there is no conversation prefix to keep).
-    let room = scope.window - tokensOf(tools, base, appended) - INSTRUCTION_TOKENS - replyReserve;
+    let room = roomFor(tokensOf(tools, base, appended));
     if (room < MIN_LISTING_TOKENS && !continuation && appended.length > 0) {
       appended.length = 0;
-      room = scope.window - tokensOf(tools, base) - INSTRUCTION_TOKENS - replyReserve;
+      room = roomFor(tokensOf(tools, base));
     }
     if (room < MIN_LISTING_TOKENS) return run.iterations > 0 ? run : { ...run, failure: 'the summarising request does not fit the window' };
     const listing = edits.listing(Math.min(MAX_LISTING_TOKENS, room), asked, continuation ? 'brief' : 'standalone');

@@ -118,9 +118,13 @@ export class CompressionScope {
     return new CompressionScope({ system, history, tools, view: this.view.clone(), settings, meter, factor, window });
   }
 
-  /** Aim lower than the fixed target (never higher), to leave room for the next rounds; `deep`, `keepDigest`: see headroom.ts. */
-  lowerTarget(tokens: number, deep: boolean, keepDigest: boolean): void {
-    this.target = Math.min(this.target, tokens);
+  /**
+   * This run's target and how deep it may go (headroom.ts): the fixed target lowered to leave room for the next
+   * rounds, or, when the deep step runs, what it can reach — above the fixed target in a window too small for that
+   * (system prompt, tools and the latest round alone exceed it): a run that went as deep as it may met its target.
+   */
+  aimAt(tokens: number, deep: boolean, keepDigest: boolean): void {
+    this.target = deep ? tokens : Math.min(this.target, tokens);
     this.deepForHeadroom = deep;
     this.deepKeepsDigest = deep && keepDigest;
   }

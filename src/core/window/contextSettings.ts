@@ -8,10 +8,18 @@ export const contextSettingsSchema = z
   .strictObject({
     /** Compress when the request would fill this share of the window. */
     compressAt: fraction.default(0.7),
+    /**
+     * In a window of at most this many tokens, compression starts only where the answer's room begins (not at
+     * compressAt): there every round the share wastes is one compression more (answerReserve.ts).
+     */
+    tightWindow: z.number().int().min(0).max(1_000_000).default(4096),
     /** Compression aims for at most this share of the window. */
     compressTo: fraction.default(0.4),
-    /** Tokens that must stay free for the answer; below that, compress first or stop with a clear message. */
-    minAnswerTokens: z.number().int().min(0).max(1_000_000).default(1500),
+    /**
+     * Tokens that must stay free for the answer; below that, compress first or stop with a clear message. Unset:
+     * the room follows the largest reply seen, from 512 to 1,500 tokens (answerReserve.ts).
+     */
+    minAnswerTokens: z.number().int().min(0).max(1_000_000).optional(),
     /** The last N user/assistant pairs are never compressed or evicted. */
     protectedPairs: z.number().int().min(0).max(100).default(5),
     /** Run the LLM compression pass before the deterministic fallback. */

@@ -2,7 +2,8 @@
 // measured with a conservative token proxy (characters / 3.5 over the JSON of messages + tools, more than
 // real tokenizers count for prose, code and JSON), a request over the window is refused the way llama.cpp
 // refuses it and recorded, and every reply reports the proxy as its prompt count (`prompt_eval_count` /
-// `usage.prompt_tokens`) so the client's calibration learns from it.
+// `usage.prompt_tokens`) so the client's calibration learns from it, and the reply's own proxy as its completion
+// count (`eval_count` / `usage.completion_tokens`), as a real server counts what it generated.
 import type { ChatBody, Script, ScriptedReply } from '.';
 import { isCompressionRequest } from '../weakModels/compressionModels';
 
@@ -70,7 +71,7 @@ export class WindowedScript {
       if (!reply) return undefined;
       measured.replyTokens = replyProxyTokens(reply);
       const prompt = Math.max(1, Math.round(tokens * (this.options.reportShare ?? 1)));
-      return { ...reply, usage: { prompt, completion: reply.usage?.completion ?? 12 } };
+      return { ...reply, usage: { prompt, completion: reply.usage?.completion ?? Math.max(1, measured.replyTokens) } };
     };
   }
 }

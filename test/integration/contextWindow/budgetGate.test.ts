@@ -1,5 +1,6 @@
-// The budget gate through the CLI: when even after compression less than 1,500 tokens (at most 40% of a small
-// window) would remain for the answer, the turn stops with a clear message and exit code 1, and nothing is sent over the window.
+// The budget gate through the CLI: when even after compression less than the answer's room would remain (512
+// tokens before a reply was seen, at most 40% of a small window), the turn stops with a clear message and exit
+// code 1, and nothing is sent over the window.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -43,7 +44,8 @@ for (const wire of WIRE_FORMATS) {
       const ws = fileTaskWorkspace(0);
       // ~5.9 KB: just under the tool-result cut, so the whole file lands in the conversation as the latest result.
       writeFileSync(path.join(ws, 'big.txt'), 'The quick brown fox jumps over the lazy dog again and again. \n'.repeat(95));
-      const window = 3600;
+      // The list fits with room for an answer; the list, the whole file and 512 tokens for the answer do not.
+      const window = 2700;
       const windowed = new WindowedScript({ window });
       const agent: ReplyFn = (_request, index) =>
         index === 0

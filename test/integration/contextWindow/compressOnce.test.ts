@@ -3,7 +3,7 @@
 // response format) and one that follows it (the server applies the format as a grammar, grammar.ts). Each
 // compression leaves room for several rounds, so there are few, never two within a few rounds, and the task still
 // ends with every note renamed after its kind. One-line notes leave room to spare; 600-byte ones (~880 B) make
-// every round a tenth of the window.
+// every round a tenth of the window, 2 KB ones a fifth.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeOllamaServer, startFakeOpenAIServer, type FakeServerHandle } from '../../helpers/fakeLlm';
@@ -32,12 +32,15 @@ async function start(wire: 'ollama' | 'openai', answer: PassAnswer): Promise<{ s
   return { server, flags: ['--provider', 'ollama', '--base-url', server.origin, '--num-ctx', String(WINDOW)] };
 }
 
-// The issue asks for at most 2 with a model that follows; with 600-byte notes that is out of reach in this window
-// whatever compression does (README, Slow hardware): the limits here are what holds, with the one-line notes at
-// the issue's numbers.
-const CASES: Array<{ notes: string; bytes: number; max: Record<'ignores (tool call)' | 'follows', number> }> = [
-  { notes: 'one-line notes', bytes: 0, max: { 'ignores (tool call)': 3, follows: 2 } },
-  { notes: '600-byte notes', bytes: 600, max: { 'ignores (tool call)': 3, follows: 3 } },
+// The issue's numbers (at most 3 when the model ignores the request, 2 when it follows it) with 600-byte notes.
+// One-line notes now fit the window whole: the room kept for the answer follows the replies (answerReserve.ts).
+// 2 KB notes cannot meet them in this window whatever compression does (each round of a note is ~800 of the 4,096
+// tokens, system prompt and tools ~1,100, and the latest read stays whole: README, Slow hardware); what holds
+// there is 4 (it was 10–11), every 5 rounds or more.
+const CASES: Array<{ notes: string; bytes: number; min: number; max: Record<'ignores (tool call)' | 'follows', number> }> = [
+  { notes: 'one-line notes', bytes: 0, min: 0, max: { 'ignores (tool call)': 0, follows: 0 } },
+  { notes: '600-byte notes', bytes: 600, min: 1, max: { 'ignores (tool call)': 3, follows: 2 } },
+  { notes: '2 KB notes', bytes: 2000, min: 1, max: { 'ignores (tool call)': 4, follows: 4 } },
 ];
 
 for (const wire of ['ollama', 'openai'] as const) {
@@ -63,7 +66,7 @@ for (const wire of ['ollama', 'openai'] as const) {
           assert.equal(run.code, 0, `${report}\n${run.stderr.slice(-800)}`);
           assert.equal(run.events.at(-1)?.reason, 'task_completion', report);
           assertAllRenamed(ws, FILE_COUNT, report);
-          assert.ok(at.length >= 1, `the window forced a compression: ${report}`);
+          assert.ok(at.length >= c.min, `the window forced a compression: ${report}`);
           assert.ok(at.length <= c.max[answer], report);
           for (let k = 1; k < at.length; k++) assert.ok(at[k]! - at[k - 1]! >= MIN_ROUNDS_BETWEEN, `compressions ${k} and ${k + 1} too close: ${report}`);
           if (answer === 'follows') {

@@ -19,6 +19,8 @@ function manager() {
     model: 'test-model',
     window: WINDOW,
     compressionModel: null,
+    // A fixed room for the answer, as a user who set it has (unset, it follows the replies and starts at 512).
+    settings: { minAnswerTokens: 1500 },
     initialState: { evictedThrough: 0, summary: { lines, omitted: 0, files: [['src/module79.ts', 'read']] } },
   });
 }

@@ -14,6 +14,8 @@ import { assertAllRenamed, compressionSummary, failedMoves, lastLines, renamedCo
 
 const WINDOW = 4096;
 const MAX_ROUNDS = 40;
+/** Compressions per run, at most: each frees room for two notes or more (it was 10–11 before the room kept for the answer followed the replies). */
+const MAX_COMPRESSIONS = 5;
 
 interface Setup {
   name: string;
@@ -55,6 +57,7 @@ for (const wire of WIRE_FORMATS) {
         assert.deepEqual(agent.failures, [], report);
         assert.deepEqual(failedMoves(run), [], 'no move failed (a note moved twice fails: its source is gone)');
         assert.equal(run.events.at(-1)?.reason, 'task_completion');
+        assert.ok(run.events.filter((e) => e.type === 'compression').length <= MAX_COMPRESSIONS, report);
       });
     }
   });

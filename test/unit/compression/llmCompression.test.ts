@@ -143,3 +143,33 @@ test('below the threshold nothing is compressed and the messages pass through', 
   assert.equal(reports.length, 0);
   assert.equal(model.requests.length, 0);
 });
+
+test('the pass fits the window as the server counts it: a server counting 20% more than the estimate gets a request of its own, not one over the window', async () => {
+  const history = scriptedSession({ messages: 60, seed: 7, fileChars: 2500 });
+  const system = systemMessage();
+  const model = new CompressingModel();
+  const manager = createContextManager({ provider: model, model: 'test-model', window: WINDOW, tools: () => SESSION_TOOLS });
+  // Teach the manager that this server counts 20% more than the estimator (small requests, far from compressing).
+  for (let n = 2; n <= 8; n++) {
+    await manager.prepareMessages([system, ...history.slice(0, n)], signal);
+    manager.recordUsage({ promptTokens: Math.round((estimateMessagesTokens([system, ...history.slice(0, n)]) + estimateToolDefinitionTokens(SESSION_TOOLS)) * 1.2) });
+  }
+  const factor = manager.status().calibrationFactor;
+  assert.ok(factor > 1.1, `calibrated ${factor}`);
+  // A conversation at 72–80% of the window by the raw estimate: room for the pass to continue it by that count,
+  // none by the server's (× 1.2: 86–96%).
+  const size = Array.from({ length: 50 }, (_, i) => i + 10).find((n) => {
+    const raw = estimateMessagesTokens([system, ...history.slice(0, n)]) + estimateToolDefinitionTokens(SESSION_TOOLS);
+    return raw / WINDOW > 0.72 && raw / WINDOW < 0.8;
+  });
+  assert.ok(size !== undefined);
+  const before = model.requests.length;
+  await manager.prepareMessages([system, ...history.slice(0, size)], signal);
+  const pass = model.requests.slice(before);
+  assert.ok(pass.length > 0, 'the pass ran');
+  for (const r of pass) {
+    const counted = (estimateMessagesTokens(r.messages) + estimateToolDefinitionTokens(r.tools)) * factor;
+    assert.ok(counted + 256 <= WINDOW, `the server counts ${Math.round(counted)} of ${WINDOW}, leaving room for the reply`);
+    assert.deepEqual(r.tools, [], 'a request of its own');
+  }
+});

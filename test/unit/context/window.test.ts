@@ -72,7 +72,9 @@ test('the manager budgets against the looked-up window and shows it in status', 
   const s = manager.status();
   assert.equal(s.window, 4096);
   assert.equal(s.windowSource, 'loaded');
-  assert.equal(s.compressAtTokens, Math.floor(4096 * 0.7));
+  // A 4,096 window is tight: compression starts where the answer's room begins, 512 tokens before any reply is seen.
+  assert.equal(s.minAnswerTokens, 512);
+  assert.equal(s.compressAtTokens, 4096 - 512);
   assert.equal(s.targetTokens, Math.floor(4096 * 0.4));
   assert.ok(s.systemTokens > 0 && s.messagesTokens > 0 && s.used === s.systemTokens + s.messagesTokens + 3);
   assert.equal(server.lookups, 1, 'looked up once');
