@@ -39,6 +39,12 @@ export interface TurnHooksOptions {
   contextSize?: number;
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Tokens the window leaves for the reply to the request about to be sent (the context manager's measure), when
+   * known: a raised output limit stays within it, since some servers (vLLM) refuse a prompt plus `max_tokens` past
+   * the window.
+   */
+  replyRoom?: () => number | undefined;
   /** Texts of open todos, so a reply that stops with todos open is nudged on. */
   openTodos?: () => readonly string[];
   /** A setup check's finding for this provider and model, consulted when the setting is `auto`. */
@@ -186,12 +192,18 @@ export function createTurnHooks(options: TurnHooksOptions): TurnHooksBundle {
         ...(options.think !== undefined && { think: options.think }),
         ...(options.contextSize !== undefined && { contextSize: options.contextSize }),
         ...(options.temperature !== undefined && { temperature: options.temperature }),
-        ...((outputLimit ?? options.maxTokens) !== undefined && { maxTokens: outputLimit ?? options.maxTokens }),
+        ...((outputLimit ?? options.maxTokens) !== undefined && { maxTokens: outputLimit !== undefined ? withinRoom(outputLimit) : options.maxTokens }),
       },
       // A weak model may call a tool it saw earlier but that this request did not offer: it still runs.
       { mode, index, known, validate: settings.recoverJsonToolCalls ? validate : () => false },
       out,
     );
+  };
+
+  /** A raised limit, no more than the window leaves (a reply cut again is told to split its work; a refused request ends the turn). */
+  const withinRoom = (limit: number): number => {
+    const room = options.replyRoom?.();
+    return room !== undefined && room > 0 ? Math.min(limit, room) : limit;
   };
 
   const callModel = async (round: number, messages: ChatMessage[], signal: AbortSignal, callOptions?: CallModelOptions): Promise<RoundReply> => {

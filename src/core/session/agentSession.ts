@@ -75,6 +75,7 @@ export class AgentSession {
       ...(o.checkedProtocol && { checkedProtocol: o.checkedProtocol }),
       ...(o.think !== undefined && { think: o.think }),
       ...(o.contextSize !== undefined && { contextSize: o.contextSize }),
+      ...(this.context && { replyRoom: () => this.context?.status().free }),
       prepareMessages: (m, s, t) => this.prepareMessages(m, s, t),
       ...(this.tools.filters && { selectTools: (state, signal) => this.selectTools(state, signal) }),
       handOverTools: (names) => this.tools.handOver(names),

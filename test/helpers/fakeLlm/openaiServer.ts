@@ -43,7 +43,10 @@ export interface FakeOpenAIOptions {
   llamaCppContext?: number;
   /** llama-server's `build_info` in `/props`. */
   llamaCppBuild?: string;
-  /** Answer like vLLM: `/version` with this version, and `max_model_len` (the loaded context) in `/v1/models`. */
+  /**
+   * Answer like vLLM: `/version` with this version, `max_model_len` (the loaded context) in `/v1/models`, and a 400
+   * for a request whose prompt plus `max_tokens` exceeds it.
+   */
   vllmVersion?: string;
   /**
    * `/v1/embeddings`: the models that can embed. Absent: every name can. Others: a model in `models`
@@ -97,6 +100,12 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
       const next = player.next(body);
       if ('outOfScript' in next) {
         reply.json(500, { error: { code: 500, message: next.outOfScript, type: 'server_error' } });
+        return;
+      }
+      const overLength = options.vllmVersion ? vllmLengthProblem(body, models) : undefined;
+      if (overLength) {
+        // vLLM validates before it schedules: a prompt plus max_tokens past max_model_len is a 400, nothing generated.
+        reply.json(400, { object: 'error', message: overLength, type: 'BadRequestError', param: null, code: 400 });
         return;
       }
       const schema = options.appliesResponseFormat ? requestedSchema(body, 'openai') : undefined;
@@ -349,4 +358,14 @@ function completionObject(body: ChatBody, script: ScriptedReply, processing: Pro
     id: `chatcmpl-${randomBytes(24).toString('base64url').slice(0, 32)}`,
     ...(cache.reportsCached && { timings: timingsOf(processing, script.usage?.completion ?? roughCompletionTokens(script), cache) }),
   };
+}
+
+/** vLLM's check of a request's length (its wording since 0.10): prompt tokens plus `max_tokens` must fit max_model_len. */
+function vllmLengthProblem(body: Record<string, unknown>, models: readonly FakeOpenAIModel[]): string | undefined {
+  const window = models.find((m) => m.id === body.model)?.loadedContextLength;
+  const asked = typeof body.max_tokens === 'number' ? body.max_tokens : typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : undefined;
+  if (!window || asked === undefined) return undefined;
+  const prompt = roughPromptTokens(body);
+  if (prompt + asked <= window) return undefined;
+  return `'max_tokens' or 'max_completion_tokens' is too large: ${asked}. This model's maximum context length is ${window} tokens and your request has ${prompt} input tokens (${asked} > ${window} - ${prompt}).`;
 }
