@@ -97,15 +97,16 @@ export async function startFakeOpenAIServer(script: Script, options: FakeOpenAIO
         refuseConversation(reply, problem, 'openai');
         return;
       }
+      const overLength = options.vllmVersion ? vllmLengthProblem(body, models) : undefined;
+      if (overLength) {
+        // vLLM validates before it schedules: a prompt plus max_tokens past max_model_len is a 400, nothing generated
+        // and the model never sees it (the script does not move on).
+        reply.json(400, { object: 'error', message: overLength, type: 'BadRequestError', param: null, code: 400 });
+        return;
+      }
       const next = player.next(body);
       if ('outOfScript' in next) {
         reply.json(500, { error: { code: 500, message: next.outOfScript, type: 'server_error' } });
-        return;
-      }
-      const overLength = options.vllmVersion ? vllmLengthProblem(body, models) : undefined;
-      if (overLength) {
-        // vLLM validates before it schedules: a prompt plus max_tokens past max_model_len is a 400, nothing generated.
-        reply.json(400, { object: 'error', message: overLength, type: 'BadRequestError', param: null, code: 400 });
         return;
       }
       const schema = options.appliesResponseFormat ? requestedSchema(body, 'openai') : undefined;
