@@ -1,10 +1,11 @@
 // Room kept free for the model's answer, and where compression starts in a small window.
 // A fixed reserve (1,500 tokens) is over a third of a 4,096-token window, while most replies of a local agent are a
-// tool call of 20–300 tokens: in such a window the reserve alone made compression come every other round. So the
-// reserve follows the largest reply of this session (1.5×), never below FLOOR_TOKENS nor above the setting or 40% of
-// the window. A reply larger than the room left is cut by the server at the window's end (`length`): the cut-call
+// tool call of 20–300 tokens: in such a window the reserve alone made compression come every other round. So, unless
+// the user set `minAnswerTokens`, the reserve follows the largest reply of this session (1.5×), never below
+// FLOOR_TOKENS nor above MAX_TOKENS or 40% of the window. A reply larger than the room left is cut by the server at the window's end (`length`): the cut-call
 // handling drops it and tells the model (src/core/resilience/outputLimit.ts), and from then on the reserve holds
 // room for a reply that long, so the next request is compressed first.
+import type { ChatMessage } from '../messages';
 
 /** The least room kept for an answer: a tool call with a few lines of code. */
 export const FLOOR_TOKENS = 512;
@@ -26,9 +27,16 @@ export class AnswerReserve {
     if (replyTokens > this.largest) this.largest = replyTokens;
   }
 
-  /** The largest reply seen so far (0 before the first). */
-  get largestReply(): number {
-    return this.largest;
+  /**
+   * The model's latest reply as it stands in the history (the last assistant message after the last user one),
+   * sized by `tokensOf`: it counts where the server reports no completion tokens.
+   */
+  observeLatestReply(history: readonly ChatMessage[], tokensOf: (message: ChatMessage) => number): void {
+    for (let i = history.length - 1; i >= 0 && history.length - i <= 4; i--) {
+      const m = history[i]!;
+      if (m.role === 'user') return;
+      if (m.role === 'assistant') return this.observe(tokensOf(m));
+    }
   }
 
   tokens(window: number): number {

@@ -3,108 +3,20 @@
 // per-model token calibration from server counts, warns once when the server seems to cut the prompt, and
 // offers compressNow() for the "Compress Context Now" command and status() for the context meter.
 import type { ChatMessage, ToolDefinition } from '../messages';
-import type { ChatProvider } from '../provider';
 import { compress, type CompressionReason, type CompressionReport } from './compressor';
 import type { CompressionModel } from './modelPass';
-import type { IndexSummaryPort } from '../knowledge/types';
 import { CompressionScope } from './scope';
 import { HistoryView, fingerprint, type ContextState } from './view';
-import { ContextBudgetError } from '../window/budgetError';
-import { TokenCalibration, calibrationKey, type KeyValuePort } from '../window/calibration';
+import { budgetError } from '../window/budgetError';
+import { TokenCalibration, calibrationKey } from '../window/calibration';
 import { TokenMeter, type PromptMeasure } from '../window/meter';
-import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from '../window/contextSettings';
+import { parseContextSettings, type ContextSettings } from '../window/contextSettings';
 import { CompressionBudget } from './compressionBudget';
 import { splitRequest } from '../prompt/requestLayout';
 import { RoundGrowth } from './roundGrowth';
 import { AnswerReserve, compressionTrigger } from './answerReserve';
-import { formatCount } from '../../shared/format';
-import type { ContextWindow, WindowSource } from '../window/window';
 import { WorkingWindow, windowEvidenceKey } from '../window/workingWindow';
-
-export interface ContextManagerOptions {
-  /** The main model's server: asked for the window, and (by default) runs the compression agent. */
-  provider: ChatProvider;
-  model: string;
-  /** The num_ctx sent with every request (Ollama); it is the window there. */
-  contextSize?: number;
-  /** The user's context-size setting, for servers that do not report theirs. */
-  configuredWindow?: number;
-  /** Overrides the lookup: a fixed window, or how to find it. */
-  window?: number | ContextWindow | ((signal: AbortSignal) => Promise<ContextWindow>);
-  /** The tool definitions sent natively with each call (pass `() => []` when tools live in the prompt, xml mode). */
-  tools?: () => readonly ToolDefinition[];
-  /** Persists calibration factors between sessions. */
-  calibrationStore?: KeyValuePort;
-  /** The stored session this manager serves: its truncation evidence is kept with it (in the calibration store). */
-  sessionId?: string;
-  /** Validated with zod; throws a readable Error on bad values. */
-  settings?: ContextSettingsInput;
-  /** Model for the LLM compression pass; defaults to the main one. `null`: fallback and eviction only. */
-  compressionModel?: CompressionModel | null;
-  /** Summaries of indexed files: compression replaces a long read_file result by its file's summary first. */
-  summaries?: IndexSummaryPort;
-  /** Eviction point and summary from a previous run of this session. */
-  initialState?: ContextState;
-  /** Every compression, for the event stream and persistence. */
-  onCompression?: (report: CompressionReport) => void;
-  /** Once-per-session warnings (a server cutting the prompt, a calibration store that fails). */
-  onWarning?: (message: string) => void;
-  /** Progress while compressing (a status line). */
-  onStatus?: (message: string) => void;
-  /** The window we budget against changed (the server runs less than asked, or the user fixed it). */
-  onWindowChange?: (change: { window: number; previous: number; source: string; reason: string }) => void;
-  /**
-   * Hold the LLM compression pass to a budget of model calls (per turn and per session; see compressionBudget.ts).
-   * The agent session turns this on; without it every pass may use maxCompressionIterations.
-   */
-  callBudget?: boolean;
-}
-
-export interface ContextStatus {
-  window: number;
-  windowSource: WindowSource;
-  windowNote?: string;
-  /** Calibrated tokens of the last request prepared (0 before the first). */
-  used: number;
-  systemTokens: number;
-  toolDefinitionTokens: number;
-  messagesTokens: number;
-  /** Left for the answer. */
-  free: number;
-  compressAtTokens: number;
-  targetTokens: number;
-  minAnswerTokens: number;
-  calibrationFactor: number;
-  calibrationSamples: number;
-  compressions: number;
-  /** History messages no longer in the prompt. */
-  evictedMessages: number;
-  summary?: string;
-  /** LLM compression calls this turn, and the turn's limit. */
-  compressionBudget: { used: number; limit: number };
-}
-
-export interface ContextManager {
-  /** Plug into TurnConfig.hooks (or pass prepareMessages to createTurnHooks). */
-  readonly hooks: { prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools?: readonly ToolDefinition[]): Promise<ChatMessage[]> };
-  /** `tools`: the definitions the request will carry (default: the `tools` option). */
-  prepareMessages(messages: ChatMessage[], signal: AbortSignal, tools?: readonly ToolDefinition[]): Promise<ChatMessage[]>;
-  /** A new user turn begins (the compression budget is per turn). */
-  startTurn(): void;
-  /** The window the next request is budgeted against (looked up on first use). */
-  windowTokens(signal: AbortSignal): Promise<number>;
-  /** Feed the server's count for the last prepared request (the `usage` event). */
-  recordUsage(usage: { promptTokens: number; completionTokens?: number }): void;
-  /** "Compress Context Now": `messages` as the runner would send them ([system, ...history]). */
-  compressNow(messages: ChatMessage[], signal: AbortSignal): Promise<CompressionReport>;
-  status(): ContextStatus;
-  /** Serialisable state to store with the session (eviction point, summary). */
-  state(): ContextState;
-  /** The original of a compressed copy in the prepared messages (for the panel). */
-  originalOf(message: ChatMessage): ChatMessage | undefined;
-  /** Ask the server for the window again on the next call (e.g. the model was reloaded). */
-  refreshWindow(): void;
-}
+import type { ContextManager, ContextManagerOptions, ContextStatus } from './contextManagerApi';
 
 export function createContextManager(options: ContextManagerOptions): ContextManager {
   return new DefaultContextManager(options);
@@ -201,7 +113,7 @@ class DefaultContextManager implements ContextManager {
     let prepared = build();
     let measure = this.meter.measure(prepared, tools, this.calibration.factor);
     this.growth.observe(measure.total);
-    this.observeLastReply(history);
+    this.reserve.observeLatestReply(history, (m) => Math.ceil(this.meter.message(m) * this.calibration.factor));
     const fresh =
       this.compressNext || !this.compressedAt || this.compressedAt.length !== history.length || this.compressedAt.last !== lastFingerprint(history);
     let compressed = false;
@@ -230,7 +142,7 @@ class DefaultContextManager implements ContextManager {
         measure = this.meter.measure(prepared, tools, this.calibration.factor);
       }
       this.lastMeasure = measure;
-      if (window - measure.total < minAnswer) throw this.budgetError(measure, window);
+      if (window - measure.total < minAnswer) throw budgetError(measure, window, this.calibration.factor, minAnswer, s.protectedPairs);
     }
     this.lastMeasure = measure;
     this.lastSent = { raw: measure.raw, expected: measure.total };
@@ -360,39 +272,6 @@ class DefaultContextManager implements ContextManager {
   /** Where compression starts (answerReserve.ts). Past `window - reserve` the budget gate compresses anyway. */
   private trigger(window: number): number {
     return compressionTrigger(window, this.settings, this.reserve.tokens(window));
-  }
-
-  /** The model's latest reply as it stands in the history: its size counts where the server reports none. */
-  private observeLastReply(history: readonly ChatMessage[]): void {
-    for (let i = history.length - 1; i >= 0 && history.length - i <= 4; i--) {
-      const m = history[i]!;
-      if (m.role === 'user') return;
-      if (m.role === 'assistant') {
-        this.reserve.observe(Math.ceil(this.meter.message(m) * this.calibration.factor));
-        return;
-      }
-    }
-  }
-
-  private budgetError(m: PromptMeasure, window: number): ContextBudgetError {
-    const fmt = formatCount;
-    const f = this.calibration.factor;
-    const system = Math.ceil(m.systemTokens * f);
-    const tools = Math.ceil(m.toolDefinitionTokens * f);
-    const conversation = Math.max(0, m.total - system - tools);
-    const need = this.reserve.tokens(window);
-    const parts = `system prompt ${fmt(system)}, tool definitions ${fmt(tools)}, conversation ${fmt(conversation)}`;
-    let cause: string;
-    if (window - system - tools < need) {
-      cause = `The system prompt (${fmt(system)} tokens) and tool definitions (${fmt(tools)}) alone leave less than ${fmt(need)} of the ${fmt(window)}-token window for the answer.`;
-    } else {
-      const room = m.total > window ? `more than the ${fmt(window)}-token window` : `of the ${fmt(window)}-token window, leaving ${fmt(window - m.total)} for the answer where at least ${fmt(need)} are needed`;
-      cause = `The request needs about ${fmt(m.total)} tokens (${parts}), ${room}; compression could not free more without touching the last ${this.settings.protectedPairs} exchanges.`;
-    }
-    return new ContextBudgetError(
-      `Stopped before calling the model: the context window is full. ${cause} Start a new session, give the model a larger context window, or offer fewer tools.`,
-      { window, used: m.total, systemTokens: system, toolDefinitionTokens: tools, minAnswerTokens: need },
-    );
   }
 }
 

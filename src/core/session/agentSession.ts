@@ -8,7 +8,7 @@ import { modeNote, modeRefusal, modeRisks, onlyRefusal, type ChatMode } from '..
 import { SessionSkills } from '../skills/sessionSkills';
 import { LOAD_SKILL } from '../skills/loadSkillTool';
 import { WorkingContextTail } from '../workingContext/workingContext';
-import type { ContextManager } from '../compression/contextManager';
+import type { ContextManager } from '../compression/contextManagerApi';
 import { composeSystemPrompt } from '../prompt/systemPromptBuilder';
 import { loadWorkspaceRules } from '../prompt/rulesFiles';
 import { attachToTail, requestTools, tailBlock } from '../prompt/requestLayout';

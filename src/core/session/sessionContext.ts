@@ -1,7 +1,8 @@
 // The session's context-window manager: compression continues the conversation as the server holds it (same model
 // options, same request form), and every compression and window change is told on the event stream.
 import type { ChatMessage, ToolDefinition } from '../messages';
-import { createContextManager, type ContextManager } from '../compression/contextManager';
+import { createContextManager } from '../compression/contextManager';
+import type { ContextManager } from '../compression/contextManagerApi';
 import type { CompressionReport } from '../compression/compressor';
 import type { EventBus } from '../agent/events';
 import { toTextProtocolMessages } from '../toolProtocol/textMessages';

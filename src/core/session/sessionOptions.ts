@@ -10,7 +10,7 @@ import type { WorkspaceRoots } from '../workspace/workspaceRoots';
 import type { FileSystemPort, ProcessRunner } from '../ports';
 import type { CommandSandboxPort } from '../sandbox/types';
 import type { ContextTracker } from '../workingContext/tracker';
-import type { ContextManagerOptions } from '../compression/contextManager';
+import type { ContextManagerOptions } from '../compression/contextManagerApi';
 import type { PromptPart } from '../prompt/parts';
 import type { SystemInfo } from '../prompt/systemPrompt';
 import type { TurnHooksSettingsInput } from '../resilience/turnHooksSettings';
